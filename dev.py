@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""One entry point for setting up and using the workbench.
+
+    python3 dev.py lab     set everything up, then open JupyterLab on notebooks/
+    python3 dev.py test    set everything up, then run the whole test suite
+    python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
+
+Only a Python 3.11+ interpreter is needed to start: the script makes a virtual environment
+in ``.venv`` next to itself, installs the package with its extras into it, and installs the
+system tools the workbench uses (Graphviz's ``dot``) with the system's package manager when
+it can.  It re-installs only when ``pyproject.toml`` has changed since the last set-up.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def say(msg: str) -> None:
+    print(f"[dev] {msg}", flush=True)
+
+
+def run(cmd, **kw) -> None:
+    say(" ".join(str(c) for c in cmd))
+    subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def apt_install(packages: list[str]) -> bool:
+    """Install Debian/Ubuntu packages when we are allowed to; return True on success."""
+    if not shutil.which("apt-get"):
+        return False
+    prefix = [] if _is_root() else (["sudo", "-n"] if shutil.which("sudo") else None)
+    if prefix is None:
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        subprocess.run(prefix + ["apt-get", "update", "-qq"], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run(prefix + ["apt-get", "install", "-y", "-qq", *packages], check=True,
+                       env=env, stdout=subprocess.DEVNULL)
+        return True
+    except (subprocess.CalledProcessError, OSError):
+        return False
+
+
+def ensure_graphviz() -> None:
+    """`dot` is only needed for static image export (viz.render); try to install it."""
+    if shutil.which("dot"):
+        return
+    if apt_install(["graphviz"]) and shutil.which("dot"):
+        say("installed Graphviz (dot) with apt-get")
+        return
+    if shutil.which("brew"):
+        try:
+            subprocess.run(["brew", "install", "graphviz"], check=True)
+            return
+        except (subprocess.CalledProcessError, OSError):
+            pass
+    say("Graphviz 'dot' not found: trees still draw in JupyterLab; for SVG/PNG/PDF export "
+        "install it (apt-get install graphviz, brew install graphviz or conda install graphviz).")
+
+
+def ensure_venv(extras: str) -> None:
+    if sys.version_info < (3, 11):
+        sys.exit("the workbench needs Python 3.11 or newer; run this script with python3.11")
+    if not PY.exists():
+        say(f"creating virtual environment in {VENV}")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / ".setup-stamp"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    run([PY, "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    run([PY, "-m", "pip", "install", "-q", "-e", f"{ROOT}[{extras}]"])
+    stamp.write_text(digest)
+
+
+def cmd_lab(args: list[str]) -> int:
+    ensure_venv("dev")
+    ensure_graphviz()
+    os.chdir(ROOT)
+    return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *args])
+
+
+def cmd_test(args: list[str]) -> int:
+    ensure_venv("dev")
+    ensure_graphviz()
+    os.chdir(ROOT)
+    env = dict(os.environ, WORKBENCH_FAST="1")
+    return subprocess.call([str(PY), "-m", "pytest", *args], env=env)
+
+
+def cmd_bench(args: list[str]) -> int:
+    ensure_venv("dev,bench")
+    os.chdir(ROOT)
+    scripts = args or sorted(str(p) for p in (ROOT / "benchmarks").glob("bench_*.py"))
+    rc = 0
+    for script in scripts:
+        rc |= subprocess.call([str(PY), script])
+    return rc
+
+
+COMMANDS = {"lab": cmd_lab, "test": cmd_test, "bench": cmd_bench}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        sys.exit(2)
+    sys.exit(COMMANDS[sys.argv[1]](sys.argv[2:]))
