@@ -1,0 +1,108 @@
+"""Turning columns of text cells into a numeric stream: shared by the CSV and ARFF readers."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from ._validate import as_feature_matrix
+
+#: Cells that mean "missing value" unless a reader is told otherwise.
+DEFAULT_MISSING = ("?", "")
+
+
+def open_text(path, mode: str = "r") -> IO[str]:
+    """Open a text file, transparently gzip-compressed when its name ends in ``.gz``."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, mode + "b"), encoding="utf-8", newline="")
+    return open(path, mode, encoding="utf-8", newline="")
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def parse_numeric(cells: list[str], missing: frozenset[str], column: str) -> np.ndarray:
+    """Cells as float64, missing cells as NaN; a cell that is not a number is a ValueError."""
+    cleaned = ["nan" if c in missing else c for c in cells]
+    try:
+        return np.array(cleaned, dtype=np.float64)
+    except ValueError:
+        for row, c in enumerate(cleaned):
+            if _float_or_none(c) is None:
+                raise ValueError(f"column {column!r}: value {c!r} in data row {row + 1} is not a number "
+                                 f"(declare the column nominal, or mark missing cells with '?')") from None
+        raise
+
+
+def try_numeric(cells: list[str], missing: frozenset[str]) -> np.ndarray | None:
+    """Cells as float64 (missing as NaN) if every present cell is a number, else None."""
+    try:
+        return np.array(["nan" if c in missing else c for c in cells], dtype=np.float64)
+    except ValueError:
+        return None
+
+
+def sorted_categories(values) -> list[str]:
+    """Distinct values, in numeric order when all are numbers, else in string order."""
+    distinct = set(values)
+    as_numbers = {v: _float_or_none(v) for v in distinct}
+    if all(x is not None and not math.isnan(x) for x in as_numbers.values()):
+        return sorted(distinct, key=lambda v: (as_numbers[v], v))
+    return sorted(distinct)
+
+
+def encode_nominal(cells: list[str], missing: frozenset[str], column: str,
+                   categories: list[str] | None = None) -> tuple[np.ndarray, list[str]]:
+    """Codes (float64, NaN when missing) and the category list (sorted unless given)."""
+    if categories is None:
+        categories = sorted_categories(c for c in cells if c not in missing)
+    index = {v: float(k) for k, v in enumerate(categories)}
+    nan = float("nan")
+    try:
+        codes = [nan if c in missing else index[c] for c in cells]
+    except KeyError:
+        for row, c in enumerate(cells):
+            if c not in missing and c not in index:
+                raise ValueError(f"column {column!r}: value {c!r} in data row {row + 1} is not one of "
+                                 f"its declared values {categories}") from None
+        raise
+    return np.array(codes, dtype=np.float64), list(categories)
+
+
+def encode_target(cells: list[str], missing: frozenset[str], column: str,
+                  categories: list[str] | None = None) -> tuple[np.ndarray, list[str]]:
+    """Class labels (int64) and class names.
+
+    With declared ``categories`` (an ARFF nominal class) the label is the value's position.  Without,
+    labels that are all whole non-negative numbers are used as they are (``"0"``, ``"1"`` stay 0, 1);
+    anything else is mapped to the positions of its sorted distinct values.
+    """
+    for row, c in enumerate(cells):
+        if c in missing:
+            raise ValueError(f"class column {column!r} is missing in data row {row + 1}: "
+                             f"every instance needs a label")
+    if categories is None:
+        numbers = [_float_or_none(c) for c in cells]
+        if all(x is not None and math.isfinite(x) and x >= 0 and x == int(x) for x in numbers):
+            labels = np.array(numbers, dtype=np.float64).astype(np.int64)
+            return labels, [str(k) for k in range(int(labels.max()) + 1)]
+    codes, names = encode_nominal(cells, frozenset(), column, categories)
+    return codes.astype(np.int64), names
+
+
+def check_matrix(X: np.ndarray, source: str) -> np.ndarray:
+    """The usual matrix checks (infinities, emptiness), with the file named in the message."""
+    try:
+        return as_feature_matrix(X, name=f"the data of {source}")
+    except ValueError as exc:
+        raise ValueError(str(exc)) from None
