@@ -1,0 +1,78 @@
+"""Routing: which branch an instance takes at an inner node, and which leaf it reaches.
+
+* numeric test: branch 0 if ``x[f] <= threshold``, else branch 1;
+* nominal multiway test: branch ``v`` for code ``v``;
+* nominal binary test: branch 0 if ``x[f] == threshold``, else branch 1.
+
+A missing value (NaN) follows the branch that most training weight took.  At prediction time a
+nominal code the split never saw (out of range, not an integer, or a branch still empty) follows
+that majority branch too; while learning, an in-range code goes to its own branch, which then
+starts to learn, as a new branch would in MOA.
+"""
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .state import M_ROOT, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
+
+
+# Performance note: a jitted function that takes the whole tree ``T`` and makes any call costs
+# about half a microsecond per invocation (numba then keeps a reference to every array of ``T``
+# for the duration of the call), far more than routing itself.  Per-instance functions that take
+# ``T`` are therefore written call-free, and kernels call them directly.
+
+
+@njit(cache=True)
+def walk(T, x, learning, path):
+    """Leaf reached by ``x`` from the root.
+
+    If ``path`` has room, the nodes visited (root first, leaf last) are written into it and
+    their number is returned as well; kernels pass an empty ``path``.
+    """
+    node = T.meta[M_ROOT]
+    depth = 0
+    record = path.shape[0] > 0
+    while T.kind[node] > 0:
+        if record and depth < path.shape[0]:
+            path[depth] = node
+        depth += 1
+        xj = x[T.feature[node]]
+        kind = T.kind[node]
+        b = -1
+        if not math.isnan(xj):
+            if kind == NUMERIC:
+                b = 0 if xj <= T.threshold[node] else 1
+            elif kind == NOMINAL_BINARY:
+                b = 0 if xj == T.threshold[node] else 1
+            else:  # multiway: own branch for a known code, else the majority branch
+                v = int(xj)
+                if v == xj and 0 <= v < T.n_children[node]:
+                    c = T.children[node, v]
+                    if c >= 0:
+                        if learning:
+                            b = v
+                        else:
+                            w = 0.0
+                            for k in range(T.class_counts.shape[1]):
+                                w += T.class_counts[c, k]
+                            if w > 0.0:
+                                b = v
+        if b < 0:  # missing value or unseen code: the branch most training weight took
+            best_w = -1.0
+            b = 0
+            for bb in range(T.n_children[node]):
+                c = T.children[node, bb]
+                if c < 0:
+                    continue
+                w = 0.0
+                for k in range(T.class_counts.shape[1]):
+                    w += T.class_counts[c, k]
+                if w > best_w:
+                    best_w = w
+                    b = bb
+        node = T.children[node, b]
+    if record and depth < path.shape[0]:
+        path[depth] = node
+    return node, depth + 1

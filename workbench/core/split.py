@@ -1,0 +1,311 @@
+"""Split search, the split decision, and the structural edits of the tree.
+
+Split search (:func:`feature_candidates`): for every feature, the best split a leaf's statistics
+suggest and its merit.  Numeric features try the Gaussian observer's candidate cut points; nominal
+features one multiway split (one branch per value).
+
+Split decision (:func:`split_decision`), the policy ``P_SPLIT_RULE``; for VFDT (Domingos and
+Hulten 2000) with n the leaf's weight, R the criterion's range and
+``eps = sqrt(R^2 ln(1/delta) / (2 n))`` (Hoeffding bound, paper 004 eq. (1)), the leaf splits on
+its best feature when ``G(best) - G(second best) > eps`` or when ``eps < tau`` (tie).
+
+Edits: :func:`apply_split` turns a leaf into an inner node with fresh leaves (each starting from
+the class distribution the split estimates for it), :func:`deactivate` stops a leaf from
+splitting, :func:`release_subtree` returns a subtree's rows to the free lists.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .criteria import merit, merit_range
+from .observers import gaussian_binary_dists, gaussian_range
+from .params import (P_CRITERION, P_DELTA, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
+                     P_N_SPLIT_POINTS, P_TAU)
+from .state import (FREE, LEAF, M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS, M_N_ACTIVE,
+                    M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_MULTI, NUMERIC)
+
+# outcome codes of split_decision
+NO_SPLIT_PURE = 0
+NO_SPLIT_NO_CANDIDATE = 1
+NO_SPLIT_BOUND = 2
+SPLIT_MARGIN = 3
+SPLIT_TIE = 4
+NO_SPLIT_DEPTH = 5
+NO_SPLIT_SINGLE = 6
+
+
+@njit(cache=True)
+def hoeffding_eps(value_range, delta, n):
+    """Hoeffding bound sqrt(R^2 ln(1/delta) / (2 n)) (paper 004 eq. (1))."""
+    return math.sqrt(value_range * value_range * math.log(1.0 / delta) / (2.0 * n))
+
+
+@njit(cache=True)
+def n_observed_classes(T, node):
+    c = 0
+    for k in range(T.class_counts.shape[1]):
+        if T.class_counts[node, k] > 0.0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def nominal_post(T, s, m, card, post):
+    """Class distribution per value of nominal feature m at slot s into ``post[:card]``."""
+    for v in range(card):
+        for k in range(post.shape[1]):
+            post[v, k] = T.nom[s, m, v, k]
+
+
+@njit(cache=True)
+def numeric_best_cut(T, C, node, j, post):
+    """Best cut point of numeric feature j at a leaf: (merit, cut)."""
+    s = T.stats_slot[node]
+    lo, hi = gaussian_range(T.g_w, T.g_min, T.g_max, s, j)
+    best = -np.inf
+    best_cut = np.nan
+    if not lo < hi:
+        return best, best_cut
+    n_points = int(C.params[P_N_SPLIT_POINTS])
+    step = (hi - lo) / (n_points + 1.0)
+    pre = T.class_counts[node]
+    crit = int(C.params[P_CRITERION])
+    frac = C.params[P_MIN_BRANCH_FRAC]
+    for i in range(n_points):
+        cut = lo + step * (i + 1.0)
+        if not (lo < cut < hi):
+            continue
+        gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
+        g = merit(pre, post, 2, crit, frac)
+        if g > best:
+            best = g
+            best_cut = cut
+    return best, best_cut
+
+
+@njit(cache=True)
+def feature_candidates(T, C, node, merits, cuts, post):
+    """Best merit (and cut, NaN for a multiway split) of every feature at a leaf.
+
+    ``post`` is scratch of shape [B, K]; features without statistics get merit -inf.
+    """
+    d = merits.shape[0]
+    s = T.stats_slot[node]
+    for j in range(d):
+        merits[j] = -np.inf
+        cuts[j] = np.nan
+    if s < 0:
+        return
+    crit = int(C.params[P_CRITERION])
+    frac = C.params[P_MIN_BRANCH_FRAC]
+    for j in range(d):
+        m = C.nom_index[j]
+        if m >= 0:
+            card = C.nom_card[m]
+            nominal_post(T, s, m, card, post)
+            merits[j] = merit(T.class_counts[node], post, card, crit, frac)
+        else:
+            merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post)
+
+
+@njit(cache=True)
+def top_two(merits):
+    """Indices of the best and second-best merit (-1 where absent)."""
+    b1 = -1
+    b2 = -1
+    for j in range(merits.shape[0]):
+        if b1 < 0 or merits[j] > merits[b1]:
+            b2 = b1
+            b1 = j
+        elif b2 < 0 or merits[j] > merits[b2]:
+            b2 = j
+    return b1, b2
+
+
+@njit(cache=True)
+def split_decision(T, C, node, merits, cuts, post):
+    """Run the split test at a leaf.
+
+    Fills ``merits``/``cuts`` and returns (outcome code, best feature, second feature, eps).
+    """
+    n = 0.0
+    for k in range(T.class_counts.shape[1]):
+        n += T.class_counts[node, k]
+    if n_observed_classes(T, node) < 2:
+        for j in range(merits.shape[0]):
+            merits[j] = -np.inf
+            cuts[j] = np.nan
+        return NO_SPLIT_PURE, -1, -1, np.inf
+    feature_candidates(T, C, node, merits, cuts, post)
+    b1, b2 = top_two(merits)
+    crit = int(C.params[P_CRITERION])
+    eps = hoeffding_eps(merit_range(T.class_counts.shape[1], crit), C.params[P_DELTA], n)
+    if b1 < 0 or merits[b1] == -np.inf:
+        return NO_SPLIT_NO_CANDIDATE, b1, b2, eps
+    if T.depth[node] >= C.params[P_MAX_DEPTH]:
+        return NO_SPLIT_DEPTH, b1, b2, eps
+    second = -np.inf if b2 < 0 else merits[b2]
+    if merits[b1] - second > eps:
+        if b2 < 0:
+            return NO_SPLIT_SINGLE, b1, b2, eps
+        return SPLIT_MARGIN, b1, b2, eps
+    if eps < C.params[P_TAU]:
+        return SPLIT_TIE, b1, b2, eps
+    return NO_SPLIT_BOUND, b1, b2, eps
+
+
+# ---------------------------------------------------------------------------------------------
+# structural edits
+
+
+@njit(cache=True)
+def alloc_node(T):
+    if T.meta[M_FREE_NODES] > 0:
+        T.meta[M_FREE_NODES] -= 1
+        return T.free_nodes[T.meta[M_FREE_NODES]]
+    i = T.meta[M_N_NODES]
+    T.meta[M_N_NODES] += 1
+    return i
+
+
+@njit(cache=True)
+def alloc_slot(T):
+    if T.meta[M_FREE_SLOTS] > 0:
+        T.meta[M_FREE_SLOTS] -= 1
+        s = T.free_slots[T.meta[M_FREE_SLOTS]]
+    else:
+        s = T.meta[M_N_SLOTS]
+        T.meta[M_N_SLOTS] += 1
+    T.g_w[s] = 0.0
+    T.g_mean[s] = 0.0
+    T.g_m2[s] = 0.0
+    T.g_min[s] = np.inf
+    T.g_max[s] = -np.inf
+    T.nom[s] = 0.0
+    T.nom_w[s] = 0.0
+    return s
+
+
+@njit(cache=True)
+def release_slot(T, node):
+    s = T.stats_slot[node]
+    if s >= 0:
+        T.free_slots[T.meta[M_FREE_SLOTS]] = s
+        T.meta[M_FREE_SLOTS] += 1
+        T.stats_slot[node] = -1
+
+
+@njit(cache=True)
+def init_leaf(T, node, parent, depth):
+    T.kind[node] = LEAF
+    T.feature[node] = -1
+    T.threshold[node] = np.nan
+    T.children[node] = -1
+    T.n_children[node] = 0
+    T.parent[node] = parent
+    T.depth[node] = depth
+    T.class_counts[node] = 0.0
+    T.stats_slot[node] = -1
+    T.active[node] = 1
+    T.last_eval[node] = 0.0
+    T.mc_correct[node] = 0.0
+    T.nb_correct[node] = 0.0
+    T.t_created[node] = T.meta[M_T]
+    T.t_split[node] = -1
+    T.meta[M_N_LEAVES] += 1
+    T.meta[M_N_ACTIVE] += 1
+    if depth > T.meta[M_DEPTH]:
+        T.meta[M_DEPTH] = depth
+
+
+@njit(cache=True)
+def deactivate(T, node):
+    """Stop a leaf from splitting and drop its statistics (it keeps its class counts)."""
+    if T.active[node] == 1:
+        T.active[node] = 0
+        T.meta[M_N_ACTIVE] -= 1
+    release_slot(T, node)
+
+
+@njit(cache=True)
+def nodes_in_use(T):
+    return T.meta[M_N_NODES] - T.meta[M_FREE_NODES]
+
+
+@njit(cache=True)
+def apply_split(T, C, node, j, cut, post):
+    """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
+    guard refused (the leaf is then deactivated)."""
+    s = T.stats_slot[node]
+    m = C.nom_index[j]
+    if m >= 0:
+        n_branches = C.nom_card[m]
+        nominal_post(T, s, m, n_branches, post)
+        kind = NOMINAL_MULTI
+    else:
+        n_branches = 2
+        gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
+        kind = NUMERIC
+    if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
+        T.meta[M_GUARD_HITS] += 1
+        deactivate(T, node)
+        return False
+    T.kind[node] = kind
+    T.feature[node] = j
+    T.threshold[node] = cut
+    T.n_children[node] = n_branches
+    T.t_split[node] = T.meta[M_T]
+    if T.active[node] == 1:
+        T.meta[M_N_ACTIVE] -= 1
+    T.active[node] = 0
+    T.meta[M_N_LEAVES] -= 1
+    T.meta[M_N_SPLITS] += 1
+    release_slot(T, node)
+    for b in range(n_branches):
+        c = alloc_node(T)
+        init_leaf(T, c, node, T.depth[node] + 1)
+        w = 0.0
+        for k in range(T.class_counts.shape[1]):
+            T.class_counts[c, k] = post[b, k]
+            w += post[b, k]
+        T.last_eval[c] = w
+        T.children[node, b] = c
+    return True
+
+
+@njit(cache=True)
+def release_subtree(T, node):
+    """Return every row below ``node`` (not ``node`` itself) to the free lists and make
+    ``node`` a fresh active leaf that keeps its class counts."""
+    stack = [node]
+    while len(stack) > 0:
+        u = stack.pop()
+        for b in range(T.n_children[u]):
+            c = T.children[u, b]
+            if c >= 0:
+                stack.append(c)
+        if u != node:
+            if T.kind[u] == LEAF:
+                T.meta[M_N_LEAVES] -= 1
+                if T.active[u] == 1:
+                    T.meta[M_N_ACTIVE] -= 1
+            release_slot(T, u)
+            T.kind[u] = FREE
+            T.free_nodes[T.meta[M_FREE_NODES]] = u
+            T.meta[M_FREE_NODES] += 1
+    counts = T.class_counts[node].copy()
+    was_leaf = T.kind[node] == LEAF
+    if was_leaf:
+        T.meta[M_N_LEAVES] -= 1
+        if T.active[node] == 1:
+            T.meta[M_N_ACTIVE] -= 1
+    release_slot(T, node)
+    init_leaf(T, node, T.parent[node], T.depth[node])
+    T.class_counts[node] = counts
+    w = 0.0
+    for k in range(counts.shape[0]):
+        w += counts[k]
+    T.last_eval[node] = w

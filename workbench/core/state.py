@@ -1,0 +1,189 @@
+"""The tree as flat arrays (struct of arrays), in the spirit of scikit-learn's ``Tree``.
+
+A tree is a :class:`TreeState`: one named tuple of numpy arrays that every numba kernel takes
+as its first argument.  Nothing in it is a Python object, so a reader can print any field and a
+pickle of it is a pickle of plain arrays.
+
+Nodes (capacity ``N``, rows of the per-node arrays)
+    ``kind``          0 = leaf, 1 = numeric test ``x[f] <= threshold`` (branch 0 if true, 1 if
+                      false), 2 = nominal multiway test (branch ``v`` for code ``v``), 3 = nominal
+                      binary test ``x[f] == threshold`` (branch 0 if equal); -1 = free row.
+    ``feature``       tested column, -1 at leaves.
+    ``threshold``     numeric cut point, or the nominal value of a binary nominal test.
+    ``children``      ``[N, B]`` child rows, -1 where a branch has no child; ``n_children``.
+    ``parent``, ``depth``.
+    ``class_counts``  ``[N, K]`` weight per class seen at the node (for a new leaf it starts
+                      with the class distribution its parent's split estimated for it, as in
+                      MOA and River).
+    ``stats_slot``    row in the sufficient-statistics arrays, -1 if the node keeps none
+                      (inner nodes of VFDT, leaves that have not yet seen an instance).
+    ``active``        1 if the leaf may still split.
+    ``last_eval``     node weight when the split test last ran (grace period bookkeeping).
+    ``mc_correct``, ``nb_correct``  weight the majority-class and naive-Bayes predictors got right
+                      at this leaf (adaptive naive Bayes).
+    ``t_created``, ``t_split``  the model's instance counter when the node was made and when it
+                      split (-1 if never): the stepper marks recent splits with them.
+
+Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
+    ``g_w``, ``g_mean``, ``g_m2``, ``g_min``, ``g_max``  ``[S, d, K]`` Gaussian observer per
+                      (feature, class): weight, mean, sum of squared deviations, min, max.
+    ``nom``           ``[S, n_nominal, V, K]`` weight per (nominal feature, value, class);
+                      ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed.
+
+Bookkeeping
+    ``meta``          int64 counters, indexed by the ``M_*`` constants below.
+    ``free_nodes``, ``free_slots``  stacks of released rows (subtree removal, split leaves).
+
+Room for later learners, as DESIGN.md asks: inner nodes may keep their slot (EFDT, UFFT
+re-evaluation), subtrees are released to the free lists (replacement, pruning), and the
+``pool_*`` arrays can carry stored instances (BOCT) without changing any existing field.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+# node kinds
+LEAF = 0
+NUMERIC = 1
+NOMINAL_MULTI = 2
+NOMINAL_BINARY = 3
+FREE = -1
+
+# meta counters
+M_N_NODES = 0      # rows ever used (high-water mark)
+M_N_SLOTS = 1      # stats slots ever used (high-water mark)
+M_FREE_NODES = 2   # size of the free-node stack
+M_FREE_SLOTS = 3   # size of the free-slot stack
+M_ROOT = 4
+M_N_LEAVES = 5
+M_N_ACTIVE = 6
+M_T = 7            # instances learned so far
+M_N_SPLITS = 8
+M_DEPTH = 9        # depth of the deepest leaf ever made
+M_GUARD_HITS = 10  # splits refused by the memory guard
+M_NOMINAL_LEARN_ERR = 11
+N_META = 16
+
+
+class TreeState(NamedTuple):
+    kind: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    children: np.ndarray
+    n_children: np.ndarray
+    parent: np.ndarray
+    depth: np.ndarray
+    class_counts: np.ndarray
+    stats_slot: np.ndarray
+    active: np.ndarray
+    last_eval: np.ndarray
+    mc_correct: np.ndarray
+    nb_correct: np.ndarray
+    t_created: np.ndarray
+    t_split: np.ndarray
+    g_w: np.ndarray
+    g_mean: np.ndarray
+    g_m2: np.ndarray
+    g_min: np.ndarray
+    g_max: np.ndarray
+    nom: np.ndarray
+    nom_w: np.ndarray
+    free_nodes: np.ndarray
+    free_slots: np.ndarray
+    meta: np.ndarray
+
+
+NODE_FIELDS = ("kind", "feature", "threshold", "children", "n_children", "parent", "depth",
+               "class_counts", "stats_slot", "active", "last_eval", "mc_correct", "nb_correct",
+               "t_created", "t_split")
+SLOT_FIELDS = ("g_w", "g_mean", "g_m2", "g_min", "g_max", "nom", "nom_w")
+
+# fill values of a fresh row
+_NODE_FILL = {"kind": FREE, "feature": -1, "threshold": np.nan, "children": -1, "n_children": 0,
+              "parent": -1, "depth": 0, "class_counts": 0.0, "stats_slot": -1, "active": 0,
+              "last_eval": 0.0, "mc_correct": 0.0, "nb_correct": 0.0, "t_created": -1,
+              "t_split": -1}
+_SLOT_FILL = {"g_w": 0.0, "g_mean": 0.0, "g_m2": 0.0, "g_min": np.inf, "g_max": -np.inf,
+              "nom": 0.0, "nom_w": 0.0}
+
+
+def allocate(n_features: int, n_classes: int, n_nominal: int, max_values: int, branch: int,
+             node_capacity: int = 64, slot_capacity: int = 16) -> TreeState:
+    """Empty arrays for a tree; the root is made by :func:`workbench.core.engine.init_root`."""
+    d, k = n_features, n_classes
+    n, s = node_capacity, slot_capacity
+    v = max(max_values, 1)
+    m = max(n_nominal, 1)
+    return TreeState(
+        kind=np.full(n, FREE, np.int8),
+        feature=np.full(n, -1, np.int64),
+        threshold=np.full(n, np.nan),
+        children=np.full((n, branch), -1, np.int64),
+        n_children=np.zeros(n, np.int64),
+        parent=np.full(n, -1, np.int64),
+        depth=np.zeros(n, np.int64),
+        class_counts=np.zeros((n, k)),
+        stats_slot=np.full(n, -1, np.int64),
+        active=np.zeros(n, np.int8),
+        last_eval=np.zeros(n),
+        mc_correct=np.zeros(n),
+        nb_correct=np.zeros(n),
+        t_created=np.full(n, -1, np.int64),
+        t_split=np.full(n, -1, np.int64),
+        g_w=np.zeros((s, d, k)),
+        g_mean=np.zeros((s, d, k)),
+        g_m2=np.zeros((s, d, k)),
+        g_min=np.full((s, d, k), np.inf),
+        g_max=np.full((s, d, k), -np.inf),
+        nom=np.zeros((s, m, v, k)),
+        nom_w=np.zeros((s, m, k)),
+        free_nodes=np.zeros(n, np.int64),
+        free_slots=np.zeros(s, np.int64),
+        meta=np.zeros(N_META, np.int64),
+    )
+
+
+def _grow(arr: np.ndarray, new_len: int, fill) -> np.ndarray:
+    out = np.empty((new_len,) + arr.shape[1:], arr.dtype)
+    out[: arr.shape[0]] = arr
+    out[arr.shape[0]:] = fill
+    return out
+
+
+def grow(state: TreeState, min_free_nodes: int, min_free_slots: int) -> TreeState:
+    """Double node and slot capacity until the requested number of free rows exists."""
+    fields = state._asdict()
+    n_cap = state.kind.shape[0]
+    need_n = int(state.meta[M_N_NODES]) + min_free_nodes
+    if need_n > n_cap:
+        new_n = n_cap
+        while new_n < need_n:
+            new_n *= 2
+        for name in NODE_FIELDS:
+            fields[name] = _grow(fields[name], new_n, _NODE_FILL[name])
+        fields["free_nodes"] = _grow(state.free_nodes, new_n, 0)
+    s_cap = state.g_w.shape[0]
+    need_s = int(state.meta[M_N_SLOTS]) + min_free_slots
+    if need_s > s_cap:
+        new_s = s_cap
+        while new_s < need_s:
+            new_s *= 2
+        for name in SLOT_FIELDS:
+            fields[name] = _grow(fields[name], new_s, _SLOT_FILL[name])
+        fields["free_slots"] = _grow(state.free_slots, new_s, 0)
+    return TreeState(**fields)
+
+
+def nbytes(state: TreeState) -> int:
+    """Bytes held by the arrays of a tree."""
+    return int(sum(a.nbytes for a in state))
+
+
+def bytes_per_node(state: TreeState) -> int:
+    return int(sum(getattr(state, f)[:1].nbytes for f in NODE_FIELDS)) + 8
+
+
+def bytes_per_slot(state: TreeState) -> int:
+    return int(sum(getattr(state, f)[:1].nbytes for f in SLOT_FIELDS)) + 8

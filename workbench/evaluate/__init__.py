@@ -1,0 +1,6 @@
+"""Evaluation protocols and metrics."""
+from .metrics import confusion_matrix, f_measure, kappa, precision, recall
+from .prequential import (HoldoutResult, PrequentialResult, holdout, minibatch, prequential)
+
+__all__ = ["prequential", "minibatch", "holdout", "PrequentialResult", "HoldoutResult",
+           "confusion_matrix", "precision", "recall", "f_measure", "kappa"]

@@ -1,0 +1,159 @@
+"""Evaluation protocols: prequential (test-then-train), mini-batch test-then-train, holdout.
+
+Prequential evaluation (Dawid 1984; the FULL setting of paper 000, Algorithm 3): every instance
+is first predicted, then learned.  The loop runs inside numba (the learner's test-then-train
+kernel); Python only turns the predictions into metrics and curves afterwards.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .metrics import confusion_matrix, f_measure, kappa, precision, recall
+
+
+@dataclass
+class PrequentialResult:
+    """What a prequential run measured.
+
+    accuracy    fraction of instances predicted right before they were learned
+    t           instance counts at which the curves are sampled
+    curve       running (cumulative) accuracy at ``t``
+    window_curve  accuracy over the last ``window`` instances at ``t`` (shows drift)
+    n_leaves    leaves of the tree at ``t``
+    seconds     wall time of the learning loop (compilation excluded once warmed up)
+    """
+    accuracy: float
+    t: np.ndarray
+    curve: np.ndarray
+    window_curve: np.ndarray
+    n_leaves: np.ndarray
+    seconds: float
+    n: int
+    confusion: np.ndarray
+    labels_used: int
+    predictions: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def instances_per_second(self) -> float:
+        return self.n / self.seconds if self.seconds > 0 else float("inf")
+
+    def precision(self, c: int = 1) -> float:
+        return precision(self.confusion, c)
+
+    def recall(self, c: int = 1) -> float:
+        return recall(self.confusion, c)
+
+    def f_measure(self, c: int = 1, beta: float = 1.0) -> float:
+        return f_measure(self.confusion, c, beta)
+
+    @property
+    def kappa(self) -> float:
+        return kappa(self.confusion)
+
+    @property
+    def error_rate(self) -> float:
+        return 1.0 - self.accuracy
+
+
+def _curves(correct: np.ndarray, every: int, window: int):
+    n = correct.shape[0]
+    t = np.arange(every, n + 1, every, dtype=np.int64)
+    cum = np.concatenate(([0], np.cumsum(correct, dtype=np.int64)))
+    curve = cum[t] / t
+    lo = np.maximum(t - window, 0)
+    window_curve = (cum[t] - cum[lo]) / (t - lo)
+    return t, curve, window_curve
+
+
+def prequential(model, X, y, *, n_points: int = 500, window: int = 1000,
+                keep_predictions: bool = True) -> PrequentialResult:
+    """Test-then-train ``model`` on the stream (X, y); the model keeps what it learned.
+
+    n_points  how many points the curves have (at most one per instance)
+    window    width of the sliding window of ``window_curve``
+    """
+    X, y = model._check_Xy(X, y)
+    n = X.shape[0]
+    if n_points < 1 or window < 1:
+        raise ValueError("n_points and window must be positive")
+    every = max(1, n // n_points)
+    pred = np.empty(n, np.int64)
+    leaves = np.zeros(n // every, np.int64)
+    start = time.perf_counter()
+    model._prequential(X, y, pred, leaves, every)
+    seconds = time.perf_counter() - start
+    correct = pred == y
+    t, curve, window_curve = _curves(correct, every, window)
+    return PrequentialResult(accuracy=float(correct.mean()), t=t, curve=curve,
+                             window_curve=window_curve, n_leaves=leaves, seconds=seconds, n=n,
+                             confusion=confusion_matrix(y, pred, model.n_classes),
+                             labels_used=n, predictions=pred if keep_predictions else None)
+
+
+def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> PrequentialResult:
+    """Mini-batch test-then-train: predict a whole batch with the current model, then learn it
+    (the protocol of paper 003).  Curves are sampled once per batch."""
+    X, y = model._check_Xy(X, y)
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}")
+    n = X.shape[0]
+    pred = np.empty(n, np.int64)
+    n_batches = -(-n // batch_size)
+    leaves = np.zeros(n_batches, np.int64)
+    start = time.perf_counter()
+    for b in range(n_batches):
+        sl = slice(b * batch_size, min(n, (b + 1) * batch_size))
+        pred[sl] = model._predict_checked(X[sl])
+        model._learn_checked(X[sl], y[sl])
+        leaves[b] = model.n_leaves
+    seconds = time.perf_counter() - start
+    correct = pred == y
+    cum = np.concatenate(([0], np.cumsum(correct, dtype=np.int64)))
+    t = np.minimum(np.arange(1, n_batches + 1) * batch_size, n)
+    lo = np.maximum(t - window, 0)
+    return PrequentialResult(accuracy=float(correct.mean()), t=t, curve=cum[t] / t,
+                             window_curve=(cum[t] - cum[lo]) / (t - lo), n_leaves=leaves,
+                             seconds=seconds, n=n,
+                             confusion=confusion_matrix(y, pred, model.n_classes),
+                             labels_used=n, predictions=pred)
+
+
+@dataclass
+class HoldoutResult:
+    """Accuracy on a fixed test set after every ``every`` training instances."""
+    t: np.ndarray
+    accuracy: np.ndarray
+    n_leaves: np.ndarray
+    seconds: float
+    confusion: np.ndarray
+
+    @property
+    def final_accuracy(self) -> float:
+        return float(self.accuracy[-1])
+
+
+def holdout(model, X_train, y_train, X_test, y_test, *, every: int = 1000) -> HoldoutResult:
+    """Train on the stream in chunks of ``every`` and measure accuracy on (X_test, y_test)
+    after each chunk."""
+    X_train, y_train = model._check_Xy(X_train, y_train)
+    X_test, y_test = model._check_Xy(X_test, y_test)
+    if every < 1:
+        raise ValueError(f"every must be a positive integer; got {every!r}")
+    n = X_train.shape[0]
+    ts, accs, leaves = [], [], []
+    start = time.perf_counter()
+    pred = None
+    for lo in range(0, n, every):
+        hi = min(n, lo + every)
+        model._learn_checked(X_train[lo:hi], y_train[lo:hi])
+        pred = model._predict_checked(X_test)
+        ts.append(hi)
+        accs.append(float((pred == y_test).mean()))
+        leaves.append(model.n_leaves)
+    seconds = time.perf_counter() - start
+    return HoldoutResult(t=np.array(ts), accuracy=np.array(accs), n_leaves=np.array(leaves),
+                         seconds=seconds,
+                         confusion=confusion_matrix(y_test, pred, model.n_classes))

@@ -1,0 +1,5 @@
+"""Tree learners: policies over the one engine in :mod:`workbench.core`."""
+from .base import BaseTree, Explanation
+from .hoeffding import HoeffdingTree
+
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree"]
