@@ -14,8 +14,9 @@ import numpy as np
 
 def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False) -> np.ndarray:
     """X as a C-contiguous float64 [n, n_features] array (a single row becomes [1, d])."""
-    if isinstance(X, np.ndarray) and X.dtype.kind in "OSUV":
-        raise ValueError(f"{name} must be numeric; got an array of dtype {X.dtype}")
+    if isinstance(X, np.ndarray) and X.dtype.kind in "SUV":
+        raise ValueError(f"{name} must be numeric; got an array of dtype {X.dtype} (encode "
+                         "nominal values as integer codes, e.g. with workbench.streams)")
     try:
         arr = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -38,7 +39,7 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
 
 def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
     """y as int64 [n] with every label in range(n_classes)."""
-    if isinstance(y, np.ndarray) and y.dtype.kind in "OSUV":
+    if isinstance(y, np.ndarray) and y.dtype.kind in "SUV":
         raise ValueError(f"{name} must hold integer class labels; got an array of dtype "
                          f"{y.dtype} (encode classes as 0..n_classes-1)")
     try:

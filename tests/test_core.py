@@ -1,0 +1,203 @@
+"""The engine's pieces against independent computations: criteria, observers, leaf predictors."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from workbench.core import criteria, observers, split as sp
+from workbench.core.params import CRIT_GINI, CRIT_INFO_GAIN
+from workbench.learners import HoeffdingTree
+
+
+# ----------------------------------------------------------------------------- criteria
+def test_entropy_by_hand():
+    # H(3/4, 1/4) = -(3/4 log2 3/4 + 1/4 log2 1/4) = 0.8112781244591328
+    assert criteria.entropy_bits(np.array([3.0, 1.0])) == pytest.approx(0.8112781244591328,
+                                                                        abs=1e-12)
+    assert criteria.entropy_bits(np.array([5.0, 5.0, 0.0])) == pytest.approx(1.0, abs=1e-12)
+    assert criteria.entropy_bits(np.array([0.0, 0.0])) == 0.0
+    assert criteria.entropy_bits(np.array([2.0, 2.0, 2.0, 2.0])) == pytest.approx(2.0)
+
+
+def test_gini_by_hand():
+    assert criteria.gini_impurity(np.array([3.0, 1.0])) == pytest.approx(1 - (0.75**2 + 0.25**2))
+    assert criteria.gini_impurity(np.array([1.0, 1.0, 1.0])) == pytest.approx(2 / 3)
+
+
+def test_info_gain_by_hand():
+    # Quinlan's weather data, outlook: pre [9 yes, 5 no]; sunny [2,3], overcast [4,0], rain [3,2]
+    pre = np.array([9.0, 5.0])
+    post = np.array([[2.0, 3.0], [4.0, 0.0], [3.0, 2.0]])
+    g = criteria.merit(pre, post, 3, CRIT_INFO_GAIN, 0.01)
+    h = lambda p: -sum(q * math.log2(q) for q in p if q > 0)  # noqa: E731
+    expect = h([9 / 14, 5 / 14]) - (5 / 14 * h([.4, .6]) + 4 / 14 * 0 + 5 / 14 * h([.6, .4]))
+    assert g == pytest.approx(expect, abs=1e-12)
+    assert g == pytest.approx(0.2467498, abs=1e-6)   # the textbook figure
+
+
+def test_gini_gain_by_hand():
+    pre = np.array([9.0, 5.0])
+    post = np.array([[2.0, 3.0], [4.0, 0.0], [3.0, 2.0]])
+    gi = lambda p: 1 - sum(q * q for q in p)  # noqa: E731
+    expect = gi([9 / 14, 5 / 14]) - (5 / 14 * gi([.4, .6]) + 5 / 14 * gi([.6, .4]))
+    assert criteria.merit(pre, post, 3, CRIT_GINI, 0.0) == pytest.approx(expect, abs=1e-12)
+
+
+def test_min_branch_fraction_rejects_lopsided_split():
+    pre = np.array([500.0, 500.0])
+    post = np.array([[500.0, 496.0], [0.0, 4.0]])   # 0.4% of the weight in branch 1
+    assert criteria.merit(pre, post, 2, CRIT_INFO_GAIN, 0.01) == -np.inf
+    assert np.isfinite(criteria.merit(pre, post, 2, CRIT_INFO_GAIN, 0.0))
+
+
+def test_merit_range():
+    assert criteria.merit_range(2, CRIT_INFO_GAIN) == 1.0
+    assert criteria.merit_range(10, CRIT_INFO_GAIN) == pytest.approx(math.log2(10))
+    assert criteria.merit_range(5, CRIT_GINI) == 1.0
+
+
+def test_hoeffding_eps_formula():
+    n, delta, R = 1234.0, 1e-7, math.log2(3)
+    assert sp.hoeffding_eps(R, delta, n) == pytest.approx(
+        math.sqrt(R * R * math.log(1 / delta) / (2 * n)), rel=1e-14)
+
+
+# ----------------------------------------------------------------------------- observers
+def _one_slot(d=1, k=2):
+    shape = (1, d, k)
+    return (np.zeros(shape), np.zeros(shape), np.zeros(shape), np.full(shape, np.inf),
+            np.full(shape, -np.inf))
+
+
+def test_gaussian_update_matches_numpy():
+    rng = np.random.default_rng(3)
+    vals = rng.normal(4.0, 2.5, 1000)
+    g_w, g_mean, g_m2, g_min, g_max = _one_slot()
+    for v in vals:
+        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 1, v, 1.0)
+    assert g_w[0, 0, 1] == 1000
+    assert g_mean[0, 0, 1] == pytest.approx(vals.mean(), rel=1e-12)
+    assert g_m2[0, 0, 1] / 999 == pytest.approx(vals.var(ddof=1), rel=1e-10)
+    assert g_min[0, 0, 1] == vals.min() and g_max[0, 0, 1] == vals.max()
+    assert g_w[0, 0, 0] == 0
+
+
+def test_gaussian_split_dists_match_scipy():
+    rng = np.random.default_rng(4)
+    g_w, g_mean, g_m2, g_min, g_max = _one_slot()
+    a = rng.normal(0.0, 1.0, 400)
+    b = rng.normal(2.0, 0.5, 300)
+    for v in a:
+        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 0, v, 1.0)
+    for v in b:
+        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 1, v, 1.0)
+    post = np.zeros((2, 2))
+    for cut in (0.3, 1.1, 1.9):
+        observers.gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, 0, 0, cut, post)
+        left_a = 400 * stats.norm.cdf(cut, a.mean(), a.std(ddof=1))
+        left_b = 300 * stats.norm.cdf(cut, b.mean(), b.std(ddof=1))
+        if cut < b.min():
+            left_b = 0.0
+        assert post[0, 0] == pytest.approx(left_a, rel=1e-9)
+        assert post[0, 1] == pytest.approx(left_b, rel=1e-9, abs=1e-9)
+        assert post[0] + post[1] == pytest.approx([400, 300])
+    # beyond the largest value of a class, all of it is on the left
+    observers.gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, 0, 0, a.max(), post)
+    assert post[0, 0] == 400
+
+
+def test_gaussian_log_density_matches_scipy():
+    w, mean, m2 = 50.0, 1.5, 49 * 0.8 ** 2
+    for x in (-1.0, 1.5, 3.2):
+        assert observers.gaussian_log_density(w, mean, m2, x) == pytest.approx(
+            stats.norm.logpdf(x, 1.5, 0.8), rel=1e-12)
+    # no spread: 1 at the mean, 0 elsewhere (MOA)
+    assert observers.gaussian_log_density(1.0, 2.0, 0.0, 2.0) == 0.0
+    assert observers.gaussian_log_density(1.0, 2.0, 0.0, 2.1) == -np.inf
+
+
+# ----------------------------------------------------------------------------- the leaf
+def _single_leaf(X, y, **kw):
+    """A tree that never splits: its one leaf has seen everything."""
+    model = HoeffdingTree(n_features=X.shape[1], n_classes=int(y.max()) + 1,
+                          grace_period=10**9, **kw)
+    model.partial_fit(X, y)
+    assert model.n_leaves == 1
+    return model
+
+
+def test_leaf_statistics_match_the_reference_update():
+    """The update written out in the kernel equals observers.gaussian_update and numpy."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(600, 3))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = rng.integers(0, 3, 600)
+    model = _single_leaf(X, y)
+    T = model.tree
+    s = T.stats_slot[model.root]
+    for j in range(3):
+        for k in range(3):
+            v = X[y == k, j]
+            v = v[~np.isnan(v)]
+            assert T.g_w[s, j, k] == len(v)
+            assert T.g_mean[s, j, k] == pytest.approx(v.mean(), rel=1e-12)
+            assert T.g_m2[s, j, k] == pytest.approx(((v - v.mean()) ** 2).sum(), rel=1e-9)
+            assert T.g_min[s, j, k] == v.min() and T.g_max[s, j, k] == v.max()
+    assert list(T.class_counts[model.root]) == list(np.bincount(y, minlength=3))
+
+
+def test_naive_bayes_matches_scipy():
+    rng = np.random.default_rng(6)
+    n = 500
+    y = rng.integers(0, 2, n)
+    X = np.column_stack([rng.normal(y * 1.5, 1.0), rng.integers(0, 3, n) * 1.0,
+                         rng.normal(-y, 2.0)])
+    model = _single_leaf(X, y, leaf_prediction="nb", nominal_features={1: 3})
+    Xq = np.array([[0.2, 1.0, -0.5], [2.0, 2.0, 1.0], [np.nan, 0.0, -2.0]])
+    got = model.predict_proba(Xq)
+    for row, p in zip(Xq, got):
+        logp = []
+        for k in range(2):
+            Xk = X[y == k]
+            lp = math.log((y == k).mean())
+            if not np.isnan(row[0]):
+                lp += stats.norm.logpdf(row[0], Xk[:, 0].mean(), Xk[:, 0].std(ddof=1))
+            lp += math.log(((Xk[:, 1] == row[1]).sum() + 1) / (len(Xk) + 3))
+            lp += stats.norm.logpdf(row[2], Xk[:, 2].mean(), Xk[:, 2].std(ddof=1))
+            logp.append(lp)
+        expect = np.exp(np.array(logp) - max(logp))
+        assert p == pytest.approx(expect / expect.sum(), rel=1e-9)
+
+
+def test_majority_class_and_adaptive_choice():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 2))
+    y = (rng.random(300) < 0.7).astype(np.int64)    # labels independent of X
+    mc = _single_leaf(X, y, leaf_prediction="mc")
+    counts = np.bincount(y, minlength=2)
+    assert mc.predict_proba(X[:5]) == pytest.approx(np.tile(counts / 300, (5, 1)))
+    nba = _single_leaf(X, y, leaf_prediction="nba")
+    T = nba.tree
+    # the adaptive leaf uses whichever predictor was right more often on what it learned
+    used_nb = T.mc_correct[nba.root] <= T.nb_correct[nba.root]
+    ref = _single_leaf(X, y, leaf_prediction="nb" if used_nb else "mc")
+    assert nba.predict_proba(X[:20]) == pytest.approx(ref.predict_proba(X[:20]))
+
+
+def test_adaptive_scores_count_prequential_hits():
+    """mc_correct / nb_correct equal the hits of MC and NB replayed instance by instance."""
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(150, 2))
+    y = (X[:, 0] + 0.3 * rng.normal(size=150) > 0).astype(np.int64)
+    nba = HoeffdingTree(2, 2, grace_period=10**9)
+    mc = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="mc")
+    nb = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="nb")
+    hits_mc = hits_nb = 0
+    for xi, yi in zip(X, y):
+        hits_mc += mc.predict_one(xi) == yi
+        hits_nb += nb.predict_one(xi) == yi
+        for m in (nba, mc, nb):
+            m.learn_one(xi, yi)
+    assert nba.tree.mc_correct[0] == hits_mc
+    assert nba.tree.nb_correct[0] == hits_nb
