@@ -1,0 +1,46 @@
+"""The set-up files agree with each other: pyproject.toml, environment.yml, README, CI."""
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# pip name -> conda-forge name where they differ
+CONDA_NAME = {"graphviz": "python-graphviz"}
+
+
+def _name(req: str) -> str:
+    return re.split(r"[<>=!~\[ ;]", req.strip(), maxsplit=1)[0].lower()
+
+
+def _spec(req: str) -> str:
+    return req.strip()[len(_name(req)):].strip()
+
+
+def test_environment_yml_matches_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(r): _spec(r) for r in project["dependencies"]}
+    wanted.update({_name(r): _spec(r) for r in project["optional-dependencies"]["dev"]})
+    lines = (ROOT / "environment.yml").read_text().splitlines()
+    conda = {}
+    for line in lines:
+        m = re.match(r"\s+-\s+([A-Za-z0-9_.\-]+)\s*([<>=!~][^#\s]*)?", line)
+        if m:
+            conda[m.group(1).lower()] = (m.group(2) or "").strip()
+    for name, spec in wanted.items():
+        cname = CONDA_NAME.get(name, name)
+        assert cname in conda, f"{cname} (from pyproject) is missing in environment.yml"
+        assert conda[cname] == spec, f"{cname}: pyproject says {spec!r}, environment.yml " \
+                                     f"{conda[cname]!r}"
+    assert "graphviz" in conda, "environment.yml must bring Graphviz's dot binary"
+    assert any(re.match(r"\s+-\s+-e \.$", ln) for ln in lines), "the package itself via pip"
+    assert re.search(r"python=3\.11", "\n".join(lines))
+
+
+def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)
+    first = [ln for ln in blocks[0].splitlines() if ln.strip() and not ln.startswith("#")]
+    assert first == ["python3 dev.py lab", "python3 dev.py test"], first
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 dev.py test" in ci
