@@ -277,7 +277,7 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
               "inst/s MOA", "ours ÷ MOA", "ours ÷ River", "\\|acc ours − acc MOA\\| (pp)"]
     lines = [f"# Hoeffding tree: workbench vs River vs MOA", ""]
     if args.quick or args.n or set(args.only) != set(LEARNERS) or set(args.streams) != set(STREAMS):
-        lines += [f"_Partial run: `{' '.join(sys.argv[1:])}`; not the reference table._", ""]
+        lines += [f"_Partial run: `{args.argv}`; not the reference table._", ""]
     lines += [C.markdown_table(header, rows), ""]
     lines += ["Throughput by CPU time of the learning thread instead (`time.thread_time`: hardly moved by other "
               "processes on a busy machine; leaves out the JVM's JIT-compiler and garbage-collector threads, "
@@ -379,6 +379,24 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
 
 # --------------------------------------------------------------------------------------------
 
+def report_only(cli_args) -> int:
+    """Rebuild the Markdown and the target list from a saved JSON, e.g. after a new start-up run."""
+    stem = cli_args.out or "hoeffding"
+    path = C.RESULTS / f"{stem}.json"
+    saved = C.read_json(path)
+    if saved is None:
+        print(f"no saved results at {path.relative_to(C.ROOT)}: run the benchmark first", file=sys.stderr)
+        return 1
+    args = argparse.Namespace(**saved["args"])
+    args.argv = getattr(args, "argv", "")
+    markdown, data = build_report(saved["results"], saved["machine"], args)
+    C.write_results(stem, markdown, data)
+    if stem == "hoeffding":
+        C.update_readme_block("hoeffding", markdown)
+    print(markdown)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small streams (20k/20k/10k/Electricity), a smoke test")
@@ -391,7 +409,13 @@ def main(argv=None) -> int:
     p.add_argument("--no-moa-cli", action="store_true", help="skip the MOA command-line cross-check")
     p.add_argument("--out", default=None, help="result file stem (default: hoeffding for a full run, "
                                                "else a name under results/tmp/)")
+    p.add_argument("--report-only", action="store_true",
+                   help="measure nothing: rebuild the report from results/hoeffding.json (or --out) with "
+                        "the latest startup and memory results")
     args = p.parse_args(argv)
+    if args.report_only:
+        return report_only(args)
+    args.argv = " ".join(sys.argv[1:] if argv is None else argv)
     args.streams = [s.strip() for s in args.streams.split(",") if s.strip()]
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]
     for s in args.streams:
