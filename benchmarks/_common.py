@@ -281,7 +281,8 @@ def _arff_name(name: str) -> str:
 def moa_jar() -> Path | None:
     """The moa.jar that CapyMOA bundles (or ``$CAPYMOA_MOA_JAR``), found without starting a JVM."""
     if os.environ.get("CAPYMOA_MOA_JAR"):
-        return Path(os.environ["CAPYMOA_MOA_JAR"])
+        jar = Path(os.environ["CAPYMOA_MOA_JAR"])
+        return jar if jar.exists() else None
     spec = importlib.util.find_spec("capymoa")
     if spec is None or not spec.submodule_search_locations:
         return None

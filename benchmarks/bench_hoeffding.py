@@ -426,10 +426,14 @@ def main(argv=None) -> int:
             p.error(f"unknown learner {l!r}")
 
     meta = C.machine_info(with_java="moa" in args.only)
-    runner = None
+    runner, runner_error = None, None
     if "moa" in args.only:
-        runner = C.MoaRunner()
-        meta["java_in_process"] = runner.java_version
+        try:
+            runner = C.MoaRunner()
+            meta["java_in_process"] = runner.java_version
+        except Exception as exc:  # no CapyMOA, no Java: say so in every MOA cell, run the rest
+            runner_error = f"MOA unavailable ({type(exc).__name__}: {exc}); install the bench extra and Java 17"
+            print(runner_error, flush=True)
 
     results: dict = {}
     sizes = QUICK_N if args.quick else FULL_N
@@ -447,6 +451,8 @@ def main(argv=None) -> int:
                     r = run_ours(X, y, info, args.repeat)
                 elif l == "river":
                     r = run_river(X, y, info, args.river_repeat)
+                elif runner is None:
+                    raise RuntimeError(runner_error)
                 else:
                     r = run_moa(runner, X, y, info, args.repeat, tag, not args.no_moa_cli)
                 print(f"  {l:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
