@@ -446,7 +446,7 @@ def moa_cli_prequential(arff: Path, learner_cli: str, n: int, jar: Path, tag: st
 README = BENCH_DIR / "README.md"
 
 
-def update_readme_block(name: str, markdown: str, readme: Path = README) -> bool:
+def update_readme_block(name: str, markdown: str, readme: Path = README, demote: bool = True) -> bool:
     """Replace the text between ``<!-- name:begin -->`` and ``<!-- name:end -->`` in the README.
 
     Headings of the result file are dropped three levels so they sit under the README's own
@@ -460,7 +460,8 @@ def update_readme_block(name: str, markdown: str, readme: Path = README) -> bool
         return False
     if begin not in text or end not in text:
         return False
-    body = "\n".join(("###" + line) if line.startswith("#") else line for line in markdown.strip().splitlines())
+    body = "\n".join(("###" + line) if demote and line.startswith("#") else line
+                     for line in markdown.strip().splitlines())
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     readme.write_text(f"{head}{begin}\n{body}\n{end}{tail}")

@@ -372,12 +372,31 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
             misses.append(what)
     lines.append("")
 
+    summary = [C.markdown_table(header, rows), ""]
+    if warm:
+        summary.append(f"- Compile (ours, first call, not in the figures): {warm[0]:.2f} s.")
+    summary += C.machine_lines(meta)[:2]
+    summary.append(f"- Targets: {sum(1 for _, ok in checks if ok)} pass, {len(misses)} missed"
+                   + (": " + "; ".join(misses) if misses else "")
+                   + ". Details, the CPU-time table and how each system is timed: "
+                     "[benchmarks/README.md](benchmarks/README.md).")
     data = {"machine": meta, "params": PARAMS, "args": vars(args), "results": results,
-            "targets": [{"target": w, "ok": ok} for w, ok in checks], "missed": misses}
+            "targets": [{"target": w, "ok": ok} for w, ok in checks], "missed": misses,
+            "summary_markdown": "\n".join(summary)}
     return "\n".join(lines), data
 
 
 # --------------------------------------------------------------------------------------------
+
+def _update_readmes(markdown: str, data: dict, top: bool) -> None:
+    """The full report into benchmarks/README.md; the short summary into the project README's
+    ``<!-- bench:begin -->`` block when it has one (and ``top``)."""
+    if C.update_readme_block("hoeffding", markdown):
+        print(f"updated: {C.README.relative_to(C.ROOT)}")
+    top_readme = C.ROOT / "README.md"
+    if top and C.update_readme_block("bench", data["summary_markdown"], readme=top_readme, demote=False):
+        print(f"updated: {top_readme.relative_to(C.ROOT)}")
+
 
 def report_only(cli_args) -> int:
     """Rebuild the Markdown and the target list from a saved JSON, e.g. after a new start-up run."""
@@ -392,7 +411,7 @@ def report_only(cli_args) -> int:
     markdown, data = build_report(saved["results"], saved["machine"], args)
     C.write_results(stem, markdown, data)
     if stem == "hoeffding":
-        C.update_readme_block("hoeffding", markdown)
+        _update_readmes(markdown, data, top=not cli_args.no_top_readme)
     print(markdown)
     return 0
 
@@ -409,6 +428,8 @@ def main(argv=None) -> int:
     p.add_argument("--no-moa-cli", action="store_true", help="skip the MOA command-line cross-check")
     p.add_argument("--out", default=None, help="result file stem (default: hoeffding for a full run, "
                                                "else a name under results/tmp/)")
+    p.add_argument("--no-top-readme", action="store_true",
+                   help="do not write the summary into the project README's <!-- bench:begin --> block")
     p.add_argument("--report-only", action="store_true",
                    help="measure nothing: rebuild the report from results/hoeffding.json (or --out) with "
                         "the latest startup and memory results")
@@ -472,8 +493,8 @@ def main(argv=None) -> int:
     print()
     print(markdown)
     print(f"written: {md_path.relative_to(C.ROOT)} and {json_path.relative_to(C.ROOT)}")
-    if full and not args.out and C.update_readme_block("hoeffding", markdown):
-        print(f"updated: {C.README.relative_to(C.ROOT)}")
+    if full and not args.out:
+        _update_readmes(markdown, data, top=not args.no_top_readme)
     if data["missed"]:
         print(f"TARGETS MISSED: {len(data['missed'])}", flush=True)
     return 0
