@@ -22,8 +22,9 @@ How each learner is timed (wall clock, ``time.perf_counter``):
   beforehand (building them is not timed); ``--river-repeat`` runs (default 1, it is slow).
 * MOA: see ``_common.py``.  The stream is read into Java memory from an ARFF file and
   ``EfficientEvaluationLoops.PrequentialEvaluation`` runs the loop inside Java, timed around that
-  one call.  One untimed full pass with a fresh learner first warms the JIT (the analogue of
-  excluding numba's compile time), then best of ``--repeat`` runs with a fresh learner each.
+  one call.  Untimed full passes with fresh learners first warm the JIT until about a million
+  instances have gone through (``--moa-warmup-instances``; the analogue of excluding numba's
+  compile time), then best of ``--repeat`` runs with a fresh learner each.
   MOA's own command line on the same file cross-checks the accuracy.
 
 Usage (from the repository root)::
@@ -192,18 +193,24 @@ def run_river(X, y, info, repeat: int) -> dict:
     return _summarise(runs, len(y))
 
 
-def run_moa(runner, X, y, info, repeat: int, tag: str, cli_check: bool) -> dict:
+def run_moa(runner, X, y, info, repeat: int, tag: str, cli_check: bool,
+            warmup_instances: int = 1_000_000) -> dict:
     C.TMP.mkdir(parents=True, exist_ok=True)
     arff = C.TMP / f"{tag}.arff"
     writer = C.write_arff(arff, X, y, info)
     instances = runner.load_arff(arff, X, y)
     cli = C.moa_hoeffding_cli(**PARAMS)
-    cold = runner.prequential(instances, cli)  # JIT warm-up: untimed for the figures
+    # JIT warm-up, not in the figures: full passes with fresh learners (the first is the cold one)
+    # until about `warmup_instances` have gone through; HotSpot keeps optimising for ~10^6 of them
+    warmup = max(1, -(-warmup_instances // len(y)))
+    cold = runner.prequential(instances, cli)
+    for _ in range(warmup - 1):
+        runner.prequential(instances, cli)
     runs = []
     for _ in range(repeat):
         gc.collect()
         runs.append(runner.prequential(instances, cli))
-    extra = {"cold_seconds": cold["seconds"], "learner_cli": cli, "arff": str(arff), "arff_writer": writer}
+    extra = {"cold_seconds": cold["seconds"], "warmup_passes": warmup, "learner_cli": cli, "arff": str(arff), "arff_writer": writer}
     if cli_check:
         try:
             extra["cli"] = C.moa_cli_prequential(arff, cli, len(y), C.moa_jar(), tag)
@@ -299,7 +306,9 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         f"{args.river_repeat}. MOA: stream read from ARFF into Java memory, then one call of "
         "`EfficientEvaluationLoops.PrequentialEvaluation` (loop inside Java, "
         "`BasicClassificationPerformanceEvaluator`: cumulative test-then-train accuracy over every "
-        f"instance) after one untimed JIT warm-up pass; best of {args.repeat}; the JVM's JIT and GC "
+        f"instance) after untimed JIT warm-up passes over about "
+        f"{getattr(args, 'moa_warmup_instances', 0):,} instances; best of {args.repeat}; "
+        "the JVM's JIT and GC "
         "threads run beside it. MOA's own "
         "`moa.DoTask EvaluatePrequential` on the same ARFF file cross-checks the accuracy (JSON: "
         "`moa.cli`).",
@@ -423,6 +432,8 @@ def main(argv=None) -> int:
     p.add_argument("--streams", default=",".join(STREAMS), help=f"comma list from {','.join(STREAMS)}")
     p.add_argument("--only", default=",".join(LEARNERS), help="comma list from ours,river,moa")
     p.add_argument("--repeat", type=int, default=5, help="timed runs of ours and MOA (best is shown)")
+    p.add_argument("--moa-warmup-instances", type=int, default=1_000_000,
+                   help="untimed MOA passes over the stream before timing, until this many instances (JIT)")
     p.add_argument("--river-repeat", type=int, default=1, help="timed runs of River (best is shown)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-moa-cli", action="store_true", help="skip the MOA command-line cross-check")
@@ -475,7 +486,8 @@ def main(argv=None) -> int:
                 elif runner is None:
                     raise RuntimeError(runner_error)
                 else:
-                    r = run_moa(runner, X, y, info, args.repeat, tag, not args.no_moa_cli)
+                    r = run_moa(runner, X, y, info, args.repeat, tag, not args.no_moa_cli,
+                                args.moa_warmup_instances)
                 print(f"  {l:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
                       f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})", flush=True)
             except Exception as exc:
