@@ -47,6 +47,13 @@ class Explanation:
     tau: float = 0.0
     active: bool = True
     reason: str = ""
+    #: the quantity that decides the split at this leaf and the level it must exceed, with
+    #: labels, so that a plot can show any learner's rule (VFDT: G(best) - G(second) vs epsilon)
+    quantity: float = math.nan
+    threshold: float = math.nan
+    quantity_label: str = ""
+    threshold_label: str = ""
+    will_split: bool = False
 
     def __str__(self) -> str:
         lines = []
@@ -394,7 +401,18 @@ class BaseTree:
         ex.second = self._candidate(b2, merits, cuts) if b2 >= 0 and np.isfinite(merits[b2]) \
             else None
         ex.reason = self._reason(ex, outcome)
+        self._decision_quantity(ex, outcome)
         return ex
+
+    def _decision_quantity(self, ex: Explanation, outcome: int) -> None:
+        """VFDT: the leaf splits when G(best) - G(second) exceeds epsilon (or epsilon < tau)."""
+        if ex.best is not None:
+            second = ex.second["merit"] if ex.second is not None else 0.0
+            ex.quantity = ex.best["merit"] - second
+        ex.threshold = ex.epsilon
+        ex.quantity_label = "G(best) - G(second best)"
+        ex.threshold_label = "Hoeffding epsilon"
+        ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 
     def _predictor_used(self, leaf: int) -> str:
         T = self._state
