@@ -47,14 +47,6 @@ def init_root(T):
 
 
 @njit(cache=True)
-def has_room(T):
-    """True if a split (up to B new rows) and a new statistics slot fit in the arrays."""
-    free_nodes = T.kind.shape[0] - T.meta[M_N_NODES] + T.meta[M_FREE_NODES]
-    free_slots = T.g_w.shape[0] - T.meta[M_N_SLOTS] + T.meta[M_FREE_SLOTS]
-    return free_nodes >= T.children.shape[1] and free_slots >= 1
-
-
-@njit(cache=True)
 def attempt_split(T, C, leaf, merits, cuts, post):
     """Run the split test at ``leaf`` and split it if the test says so (the rare, cold path)."""
     outcome, b1, _b2, _eps = split_decision(T, C, leaf, merits, cuts, post)
@@ -111,16 +103,19 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
     cuts = np.empty(d)
     post = np.empty((max(children.shape[1], 2), K))
     nopath = np.empty(0, np.int64)
+    n_cap = kind.shape[0]
+    s_cap = g_w.shape[0]
+    branch = children.shape[1]
     want_pred = pred.shape[0] > 0
     want_proba = proba.shape[0] > 0
     want_leaves = leaves.shape[0] > 0
     need_nb_scores = learn and mode == LEAF_NBA
     predicting = want_pred or want_proba or need_nb_scores
     for i in range(start, n):
-        if learn and not has_room(T):
-            return i
-        x = X[i]
-        leaf, _depth = walk(T, x, False, nopath)
+        if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
+                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
+            return i     # no room for a split or a new statistics slot: grow first
+        leaf, _depth = walk(T, X, i, False, nopath)
         mc_pred = 0
         nb_pred = 0
         if predicting:
@@ -146,14 +141,14 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                             logv = math.log(ck / total)
                             if s >= 0:
                                 quad = 0.0
-                                pv = 1.0    # product of variances, renormalised into lpv
+                                pv = 1.0    # product of m2/(w-1) (variances), into lpv
                                 lpv = 0.0
                                 pn = 1.0    # product of nominal likelihoods, into lpn
                                 lpn = 0.0
                                 n_gauss = 0
                                 dead = False
                                 for j in range(d):
-                                    xj = x[j]
+                                    xj = X[i, j]
                                     if dead or math.isnan(xj):
                                         continue
                                     m = nom_index[j]
@@ -178,9 +173,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                                         if w <= 0.0:
                                             dead = True
                                         elif w > 1.0 and m2 > 0.0:
-                                            var = m2 / (w - 1.0)
-                                            quad += diff * diff / var
-                                            pv *= var
+                                            # z^2 = diff^2 / var with var = m2 / (w - 1)
+                                            quad += diff * diff * (w - 1.0) / m2
+                                            pv *= m2 / (w - 1.0)
                                             if pv > 1e100 or pv < 1e-100:
                                                 lpv += math.log(pv)
                                                 pv = 1.0
@@ -218,14 +213,14 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                 # score the predictors of the leaf that actually learns
                 if not (learn and has_nominal):
                     break
-                leaf_l, _depth = walk(T, x, True, nopath)
+                leaf_l, _depth = walk(T, X, i, True, nopath)
                 if leaf_l == leaf:
                     break
                 leaf = leaf_l
         if not learn:
             continue
         if has_nominal and not predicting:
-            leaf, _depth = walk(T, x, True, nopath)
+            leaf, _depth = walk(T, X, i, True, nopath)
         # ---------------- learn at the leaf
         c = y[i]
         meta[M_T] += 1
@@ -241,7 +236,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                 s = alloc_slot(T)
                 stats_slot[leaf] = s
             for j in range(d):
-                xj = x[j]
+                xj = X[i, j]
                 if math.isnan(xj):
                     continue
                 m = nom_index[j]
@@ -303,4 +298,4 @@ def apply_batch(T, X, out):
     """Leaf reached by every row of X (prediction routing) into ``out`` [n]."""
     nopath = np.empty(0, np.int64)
     for i in range(X.shape[0]):
-        out[i] = walk(T, X[i], False, nopath)[0]
+        out[i] = walk(T, X, i, False, nopath)[0]

@@ -25,8 +25,9 @@ from .state import M_ROOT, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
 
 @njit(cache=True)
-def walk(T, x, learning, path):
-    """Leaf reached by ``x`` from the root.
+def walk(T, X, i, learning, path):
+    """Leaf reached by row ``i`` of ``X`` from the root (rows, not views: a view per instance
+    costs reference counting).
 
     If ``path`` has room, the nodes visited (root first, leaf last) are written into it and
     their number is returned as well; kernels pass an empty ``path``.
@@ -38,7 +39,7 @@ def walk(T, x, learning, path):
         if record and depth < path.shape[0]:
             path[depth] = node
         depth += 1
-        xj = x[T.feature[node]]
+        xj = X[i, T.feature[node]]
         kind = T.kind[node]
         b = -1
         if not math.isnan(xj):
