@@ -57,9 +57,10 @@ def test_merit_range():
     assert criteria.merit_range(5, CRIT_GINI) == 1.0
 
 
-def test_hoeffding_eps_formula():
+def test_hoeffding_bound_used_by_the_split_test():
     n, delta, R = 1234.0, 1e-7, math.log2(3)
-    assert sp.hoeffding_eps(R, delta, n) == pytest.approx(
+    from workbench.bounds import hoeffding_nb
+    assert hoeffding_nb(n, delta, R) == pytest.approx(
         math.sqrt(R * R * math.log(1 / delta) / (2 * n)), rel=1e-14)
 
 

@@ -24,11 +24,18 @@ P_MAX_NODES = 9         # memory guard: node rows the tree may hold
 P_MAX_SLOTS = 10        # memory guard: leaves that may keep statistics at once
 P_SPLIT_RULE = 11       # RULE_* code
 P_BOUND = 12            # BOUND_* code
+P_MARGIN_FACTOR = 13    # split when G(best) - G(second) > factor * eps (VFDT 1, C-Tree 2)
+P_C = 14                # constant c of C-Tree's practical radius, 000 eq. (10)
+P_BINARY_NOMINAL = 15   # 1: nominal features split binary (x == v vs the rest), 0: multiway
 N_PARAMS = 16
 
-CRIT_INFO_GAIN = 0
-CRIT_GINI = 1
-CRITERIA = {"info_gain": CRIT_INFO_GAIN, "gini": CRIT_GINI}
+CRIT_INFO_GAIN = 0     # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
+CRIT_GINI = 1          # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
+CRIT_ENTROPY_HALF = 2  # 000's scaled entropy H_1/2 = -(p/2) ln p - ((1-p)/2) ln(1-p)
+CRIT_KM = 3            # Kearns-Mansour Q = sqrt(p(1-p)), two classes only
+CRIT_ERROR = 4         # classification error min(p, 1-p) (1 - max_k p_k): CorrH-Tree
+CRITERIA = {"info_gain": CRIT_INFO_GAIN, "gini": CRIT_GINI, "entropy": CRIT_ENTROPY_HALF,
+            "kearns_mansour": CRIT_KM, "error": CRIT_ERROR}
 
 LEAF_MC = 0
 LEAF_NB = 1
@@ -38,8 +45,12 @@ LEAF_PREDICTORS = {"mc": LEAF_MC, "nb": LEAF_NB, "nba": LEAF_NBA}
 RULE_BEST_VS_SECOND = 0   # VFDT: G(best) - G(second best) > eps, or eps < tau
 RULES = {"best_vs_second": RULE_BEST_VS_SECOND}
 
-BOUND_HOEFFDING = 0       # eps = sqrt(R^2 ln(1/delta) / (2 n))
-BOUNDS = {"hoeffding": BOUND_HOEFFDING}
+BOUND_HOEFFDING = 0       # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
+BOUND_MCDIARMID = 1       # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)
+BOUND_CTREE = 2           # Theorem 1-3 bound of the criterion, schedule of      000 eq. (7)
+BOUND_CTREE_PRACTICAL = 3  # c sqrt(ln(m^2 h^2 t d) / m), h = depth + 1          000 eq. (10)
+BOUNDS = {"hoeffding": BOUND_HOEFFDING, "mcdiarmid": BOUND_MCDIARMID, "ctree": BOUND_CTREE,
+          "ctree_practical": BOUND_CTREE_PRACTICAL}
 
 
 class Config(NamedTuple):

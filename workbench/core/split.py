@@ -4,10 +4,12 @@ Split search (:func:`feature_candidates`): for every feature, the best split a l
 suggest and its merit.  Numeric features try the Gaussian observer's candidate cut points; nominal
 features one multiway split (one branch per value).
 
-Split decision (:func:`split_decision`), the policy ``P_SPLIT_RULE``; for VFDT (Domingos and
-Hulten 2000) with n the leaf's weight, R the criterion's range and
-``eps = sqrt(R^2 ln(1/delta) / (2 n))`` (Hoeffding bound, paper 004 eq. (1)), the leaf splits on
-its best feature when ``G(best) - G(second best) > eps`` or when ``eps < tau`` (tie).
+Split decision (:func:`split_decision`): the leaf splits on its best feature when
+``G(best) - G(second best) > factor * eps`` or when ``eps < tau`` (tie), with ``eps`` from the
+bound policy ``P_BOUND`` (:func:`split_epsilon`).  VFDT (Domingos and Hulten 2000): factor 1 and
+the Hoeffding bound ``eps = sqrt(R^2 ln(1/delta) / (2 n))`` (004 eq. (1)), n the leaf's weight
+and R the criterion's range.  C-Tree (000 Algorithm 1, line 6, with argmin read for argmax):
+factor 2, since each of the two estimates may be off by eps.
 
 Edits: :func:`apply_split` turns a leaf into an inner node with fresh leaves (each starting from
 the class distribution the split estimates for it), :func:`deactivate` stops a leaf from
@@ -20,12 +22,17 @@ import math
 import numpy as np
 from numba import njit
 
+from ..bounds import (BOUND_ENTROPY, BOUND_GINI, BOUND_KEARNS_MANSOUR, ctree_epsilon_nb,
+                      ctree_practical_nb, hoeffding_nb, mcdiarmid_entropy_nb)
 from .criteria import merit, merit_range
 from .observers import gaussian_binary_dists, gaussian_range
-from .params import (P_CRITERION, P_DELTA, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
+from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_ENTROPY_HALF,
+                     CRIT_KM, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_DELTA,
+                     P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
                      P_N_SPLIT_POINTS, P_TAU)
 from .state import (FREE, LEAF, M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS, M_N_ACTIVE,
-                    M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_MULTI, NUMERIC)
+                    M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
+                    NOMINAL_MULTI, NUMERIC)
 
 # outcome codes of split_decision
 NO_SPLIT_PURE = 0
@@ -38,9 +45,28 @@ NO_SPLIT_SINGLE = 6
 
 
 @njit(cache=True)
-def hoeffding_eps(value_range, delta, n):
-    """Hoeffding bound sqrt(R^2 ln(1/delta) / (2 n)) (paper 004 eq. (1))."""
-    return math.sqrt(value_range * value_range * math.log(1.0 / delta) / (2.0 * n))
+def split_epsilon(T, C, node, n):
+    """Radius of the confidence interval at a leaf of weight n, per the bound policy."""
+    bound = int(C.params[P_BOUND])
+    crit = int(C.params[P_CRITERION])
+    n_classes = T.class_counts.shape[1]
+    delta = C.params[P_DELTA]
+    t = max(T.meta[M_T], 1)
+    d = C.nom_index.shape[0]
+    if bound == BOUND_MCDIARMID:
+        return mcdiarmid_entropy_nb(n, delta, n_classes)
+    if bound == BOUND_CTREE:
+        if delta <= 0.0:          # Remark 1 of 000: delta = 1/t
+            delta = 1.0 / t
+        kind = BOUND_GINI
+        if crit == CRIT_ENTROPY_HALF:
+            kind = BOUND_ENTROPY
+        elif crit == CRIT_KM:
+            kind = BOUND_KEARNS_MANSOUR
+        return ctree_epsilon_nb(n, delta, T.depth[node], t, d, kind)
+    if bound == BOUND_CTREE_PRACTICAL:
+        return ctree_practical_nb(n, T.depth[node], t, d, C.params[P_C])
+    return hoeffding_nb(n, delta, merit_range(n_classes, crit))
 
 
 @njit(cache=True)
@@ -58,6 +84,31 @@ def nominal_post(T, s, m, card, post):
     for v in range(card):
         for k in range(post.shape[1]):
             post[v, k] = T.nom[s, m, v, k]
+
+
+@njit(cache=True)
+def nominal_binary_post(T, s, m, v, post):
+    """Class distribution of ``x == v`` (``post[0]``) and of the other values (``post[1]``)."""
+    for k in range(post.shape[1]):
+        post[0, k] = T.nom[s, m, v, k]
+        post[1, k] = T.nom_w[s, m, k] - T.nom[s, m, v, k]
+
+
+@njit(cache=True)
+def nominal_best_value(T, C, node, m, card, post):
+    """Best binary test ``x == v`` of nominal feature m at a leaf: (merit, v)."""
+    s = T.stats_slot[node]
+    crit = int(C.params[P_CRITERION])
+    frac = C.params[P_MIN_BRANCH_FRAC]
+    best = -np.inf
+    best_v = np.nan
+    for v in range(card):
+        nominal_binary_post(T, s, m, v, post)
+        g = merit(T.class_counts[node], post, 2, crit, frac)
+        if g > best:
+            best = g
+            best_v = v
+    return best, best_v
 
 
 @njit(cache=True)
@@ -101,12 +152,16 @@ def feature_candidates(T, C, node, merits, cuts, post):
         return
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
+    binary = C.params[P_BINARY_NOMINAL] > 0
     for j in range(d):
         m = C.nom_index[j]
         if m >= 0:
             card = C.nom_card[m]
-            nominal_post(T, s, m, card, post)
-            merits[j] = merit(T.class_counts[node], post, card, crit, frac)
+            if binary:
+                merits[j], cuts[j] = nominal_best_value(T, C, node, m, card, post)
+            else:
+                nominal_post(T, s, m, card, post)
+                merits[j] = merit(T.class_counts[node], post, card, crit, frac)
         else:
             merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post)
 
@@ -141,14 +196,13 @@ def split_decision(T, C, node, merits, cuts, post):
         return NO_SPLIT_PURE, -1, -1, np.inf
     feature_candidates(T, C, node, merits, cuts, post)
     b1, b2 = top_two(merits)
-    crit = int(C.params[P_CRITERION])
-    eps = hoeffding_eps(merit_range(T.class_counts.shape[1], crit), C.params[P_DELTA], n)
+    eps = split_epsilon(T, C, node, n)
     if b1 < 0 or merits[b1] == -np.inf:
         return NO_SPLIT_NO_CANDIDATE, b1, b2, eps
     if T.depth[node] >= C.params[P_MAX_DEPTH]:
         return NO_SPLIT_DEPTH, b1, b2, eps
     second = -np.inf if b2 < 0 else merits[b2]
-    if merits[b1] - second > eps:
+    if merits[b1] - second > C.params[P_MARGIN_FACTOR] * eps:
         if b2 < 0:
             return NO_SPLIT_SINGLE, b1, b2, eps
         return SPLIT_MARGIN, b1, b2, eps
@@ -241,7 +295,11 @@ def apply_split(T, C, node, j, cut, post):
     guard refused (the leaf is then deactivated)."""
     s = T.stats_slot[node]
     m = C.nom_index[j]
-    if m >= 0:
+    if m >= 0 and C.params[P_BINARY_NOMINAL] > 0:
+        n_branches = 2
+        nominal_binary_post(T, s, m, int(cut), post)
+        kind = NOMINAL_BINARY
+    elif m >= 0:
         n_branches = C.nom_card[m]
         nominal_post(T, s, m, n_branches, post)
         kind = NOMINAL_MULTI

@@ -1,5 +1,6 @@
 """Tree learners: policies over the one engine in :mod:`workbench.core`."""
 from .base import BaseTree, Explanation
+from .ctree import CorrHTree, CTree
 from .hoeffding import HoeffdingTree
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree"]
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree"]

@@ -15,10 +15,11 @@ import numpy as np
 
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import (BOUNDS, CRITERIA, LEAF_PREDICTORS, N_PARAMS, P_BOUND, P_CRITERION,
-                           P_DELTA, P_GRACE, P_LEAF_PRED, P_MAX_DEPTH, P_MAX_NODES,
-                           P_MAX_SLOTS, P_MIN_BRANCH_FRAC, P_N_SPLIT_POINTS, P_NB_THRESHOLD,
-                           P_SPLIT_RULE, P_TAU, RULES, Config)
+from ..core.params import (BOUNDS, CRITERIA, LEAF_PREDICTORS, N_PARAMS, P_BINARY_NOMINAL,
+                           P_BOUND, P_C, P_CRITERION, P_DELTA, P_GRACE, P_LEAF_PRED,
+                           P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MAX_SLOTS,
+                           P_MIN_BRANCH_FRAC, P_N_SPLIT_POINTS, P_NB_THRESHOLD, P_SPLIT_RULE,
+                           P_TAU, RULES, Config)
 from ..core.criteria import merit_range
 from ..core import split as sp
 from ..core.validate import (as_labels, as_matrix, check_choice, check_nominal_codes,
@@ -79,24 +80,45 @@ class Explanation:
 class BaseTree:
     """Engine-backed incremental decision tree; subclasses fix the policies."""
 
-    _default_split_rule = "best_vs_second"
-    _default_bound = "hoeffding"
+    _split_rule = "best_vs_second"
+    #: split when G(best) - G(second) > _margin_factor * eps
+    _margin_factor = 1.0
+    #: the split bounds this learner accepts
+    _bounds = ("hoeffding", "mcdiarmid")
 
     def __init__(self, n_features: int, n_classes: int, *, grace_period=200, delta=1e-7,
                  tau=0.05, criterion="info_gain", leaf_prediction="nba", nominal_features=(),
                  n_split_points=10, min_branch_fraction=0.01, max_depth=None,
-                 memory_limit_mb=256.0, nb_threshold=0, feature_names=None, class_names=None):
+                 memory_limit_mb=256.0, nb_threshold=0, feature_names=None, class_names=None,
+                 bound="hoeffding", c=1.0, binary_nominal=False):
         self.n_features = check_positive_int(n_features, "n_features")
         self.n_classes = check_positive_int(n_classes, "n_classes", 2)
         if isinstance(grace_period, bool) or not isinstance(grace_period, (int, float)) \
                 or not grace_period > 0 or not math.isfinite(grace_period):
             raise ValueError(f"grace_period must be a positive number; got {grace_period!r}")
         self.grace_period = grace_period
-        self.delta = check_probability(delta, "delta")
+        self.bound = check_choice(bound, "bound", self._bounds)
+        if delta is None and self.bound == "ctree":
+            self.delta = None          # 000 Remark 1: delta = 1/t
+        else:
+            self.delta = check_probability(delta, "delta")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c > 0 \
+                or not math.isfinite(c):
+            raise ValueError(f"c must be a positive number; got {c!r}")
+        self.c = float(c)
+        self.binary_nominal = bool(binary_nominal)
         if not isinstance(tau, (int, float)) or not 0 <= tau or not math.isfinite(tau):
             raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
         self.tau = float(tau)
         self.criterion = check_choice(criterion, "criterion", CRITERIA)
+        if self.criterion == "kearns_mansour" and self.n_classes != 2:
+            raise ValueError("criterion 'kearns_mansour' is defined for two classes only; "
+                             f"got n_classes={self.n_classes}")
+        if self.bound == "ctree" and self.criterion not in ("entropy", "gini",
+                                                            "kearns_mansour"):
+            raise ValueError("bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
+                             f"'kearns_mansour' (the criteria of Theorems 1-3); got "
+                             f"{self.criterion!r}")
         self.leaf_prediction = check_choice(leaf_prediction, "leaf_prediction", LEAF_PREDICTORS)
         self.n_split_points = check_positive_int(n_split_points, "n_split_points")
         if not isinstance(min_branch_fraction, (int, float)) or \
@@ -133,7 +155,8 @@ class BaseTree:
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
         """Constructor arguments, so that ``type(m)(**m.get_params())`` is a fresh copy."""
-        return dict(n_features=self.n_features, n_classes=self.n_classes,
+        return dict(n_features=self.n_features, n_classes=self.n_classes, bound=self.bound,
+                    c=self.c, binary_nominal=self.binary_nominal,
                     grace_period=self.grace_period, delta=self.delta, tau=self.tau,
                     criterion=self.criterion, leaf_prediction=self.leaf_prediction,
                     nominal_features=dict(self.nominal_features),
@@ -149,15 +172,10 @@ class BaseTree:
         params.update(changes)
         return type(self)(**params)
 
-    def _policy(self) -> dict:
-        """Policy codes of this learner; subclasses override what they change."""
-        return {"split_rule": RULES[self._default_split_rule],
-                "bound": BOUNDS[self._default_bound]}
-
     def _make_config(self) -> Config:
         p = np.zeros(N_PARAMS)
         p[P_GRACE] = self.grace_period
-        p[P_DELTA] = self.delta
+        p[P_DELTA] = -1.0 if self.delta is None else self.delta
         p[P_TAU] = self.tau
         p[P_N_SPLIT_POINTS] = self.n_split_points
         p[P_MIN_BRANCH_FRAC] = self.min_branch_fraction
@@ -165,9 +183,11 @@ class BaseTree:
         p[P_CRITERION] = CRITERIA[self.criterion]
         p[P_LEAF_PRED] = LEAF_PREDICTORS[self.leaf_prediction]
         p[P_NB_THRESHOLD] = self.nb_threshold
-        policy = self._policy()
-        p[P_SPLIT_RULE] = policy["split_rule"]
-        p[P_BOUND] = policy["bound"]
+        p[P_SPLIT_RULE] = RULES[self._split_rule]
+        p[P_BOUND] = BOUNDS[self.bound]
+        p[P_MARGIN_FACTOR] = self._margin_factor
+        p[P_C] = self.c
+        p[P_BINARY_NOMINAL] = 1.0 if self.binary_nominal else 0.0
         nom_index = np.full(self.n_features, -1, np.int64)
         for m, col in enumerate(self.nominal_features):
             nom_index[col] = m
@@ -357,7 +377,9 @@ class BaseTree:
 
     def _candidate(self, j: int, merits, cuts) -> dict:
         name = self.feature_names[j]
-        if j in self.nominal_features:
+        if j in self.nominal_features and self.binary_nominal:
+            test = f"{name} == {int(cuts[j])}"
+        elif j in self.nominal_features:
             test = f"{name} (multiway)"
         else:
             test = f"{name} <= {cuts[j]:.6g}"
@@ -405,13 +427,15 @@ class BaseTree:
         return ex
 
     def _decision_quantity(self, ex: Explanation, outcome: int) -> None:
-        """VFDT: the leaf splits when G(best) - G(second) exceeds epsilon (or epsilon < tau)."""
+        """The leaf splits when G(best) - G(second) exceeds factor x epsilon (or eps < tau)."""
         if ex.best is not None:
             second = ex.second["merit"] if ex.second is not None else 0.0
             ex.quantity = ex.best["merit"] - second
-        ex.threshold = ex.epsilon
+        ex.threshold = self._margin_factor * ex.epsilon
         ex.quantity_label = "G(best) - G(second best)"
-        ex.threshold_label = "Hoeffding epsilon"
+        ex.threshold_label = {"hoeffding": "Hoeffding epsilon", "mcdiarmid": "McDiarmid epsilon",
+                              "ctree": "2 x epsilon, 000 eq. (7)",
+                              "ctree_practical": "2 x epsilon, 000 eq. (10)"}[self.bound]
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 
     def _predictor_used(self, leaf: int) -> str:
@@ -441,20 +465,24 @@ class BaseTree:
         if outcome == sp.NO_SPLIT_DEPTH:
             return f"Not split: the leaf is at the maximum depth {self.max_depth}."
         margin = ex.best["merit"] - (ex.second["merit"] if ex.second else -math.inf)
+        f = self._margin_factor
+        level = "epsilon" if f == 1 else f"{f:g} x epsilon"
         if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
-            why = (f"the gain margin {margin:.4g} exceeds epsilon {ex.epsilon:.4g}"
+            why = (f"the gain margin {margin:.4g} exceeds {level} = {f * ex.epsilon:.4g}"
                    if outcome == sp.SPLIT_MARGIN else
                    f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}")
             return (f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
                     f"test, after {wait:g} more instances.")
         # NO_SPLIT_BOUND
-        R = merit_range(self.n_classes, self._config.params[P_CRITERION])
-        need_tie = R * R * math.log(1 / self.delta) / (2 * self.tau ** 2) if self.tau > 0 \
-            else math.inf
-        need = need_tie
-        if margin > 0:
-            need = min(need, R * R * math.log(1 / self.delta) / (2 * margin ** 2))
-        return (f"Not split yet: the best split ({ex.best['test']}) beats the second best by "
-                f"{margin:.4g}, less than epsilon = {ex.epsilon:.4g}, and epsilon is still above "
-                f"tau = {ex.tau:g}; if the gains stay as they are, the leaf splits once it has "
-                f"seen about {math.ceil(need):,} instances (it has {ex.n:g}).")
+        text = (f"Not split yet: the best split ({ex.best['test']}) beats the second best by "
+                f"{margin:.4g}, less than {level} = {f * ex.epsilon:.4g}, and epsilon is still "
+                f"above tau = {ex.tau:g}")
+        if self.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
+            R = merit_range(self.n_classes, self._config.params[P_CRITERION])
+            k = R * R * math.log(1 / self.delta) / 2
+            need = k / self.tau ** 2 if self.tau > 0 else math.inf
+            if margin > 0:
+                need = min(need, k * f * f / margin ** 2)
+            text += (f"; if the gains stay as they are, the leaf splits once it has seen about "
+                     f"{math.ceil(need):,} instances (it has {ex.n:g})")
+        return text + "."

@@ -4,7 +4,8 @@ Everything returns NumPy arrays ``X`` (float64 ``[n, d]``; nominal columns hold 
 NaN is a missing value) and ``y`` (int64 labels ``0..K-1``); with ``return_info=True`` also a
 :class:`StreamInfo` naming the columns, the classes and the nominal columns.
 
-Generators (each takes a ``seed``): :func:`sea`, :func:`waveform`, :func:`led`, :func:`random_tree`.
+Generators (each takes a ``seed``): :func:`sea`, :func:`waveform`, :func:`led`, :func:`random_tree`,
+:func:`rand_cbt`.
 Files: :func:`read_csv`, :func:`read_arff`, :func:`write_arff`.  Arrays: :func:`from_arrays`.
 Shipped data: :func:`electricity`, :func:`adult`, :func:`load`.
 
@@ -22,13 +23,14 @@ from .csvio import read_csv
 from .datasets import DATASETS, adult, electricity, load
 from .info import StreamInfo
 from .led import led
+from .rand_cbt import RandCBTConcept, rand_cbt
 from .random_tree import RandomTreeConcept, random_tree
 from .sea import sea
 from .waveform import waveform
 
 __all__ = [
-    "StreamInfo", "RandomTreeConcept", "DATASETS",
-    "sea", "waveform", "led", "random_tree",
+    "StreamInfo", "RandomTreeConcept", "RandCBTConcept", "DATASETS",
+    "sea", "waveform", "led", "random_tree", "rand_cbt",
     "from_arrays", "read_csv", "read_arff", "write_arff",
     "electricity", "adult", "load",
 ]
