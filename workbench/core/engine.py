@@ -33,9 +33,27 @@ from numba import njit
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_MC, LEAF_NB, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD
 from .routing import walk
+from ..active.strategies import decide
+from ..drift.ddm import ddm_reset, ddm_step
 from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
-                    split_decision)
-from .state import (M_FREE_NODES, M_FREE_SLOTS, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_ROOT, M_T)
+                    reset_tree, split_decision)
+from .state import (M_FREE_NODES, M_FREE_SLOTS, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_ROOT,
+                    M_SEEN, M_T)
+
+# slots of the ``control`` vector of run_stream
+A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
+A_BUDGET = 1      # B: the query rate may not exceed it
+A_DDM = 2         # 0: no drift detection, 1: DDM on every labelled instance, 2: only on the
+                  #    random sub-stream (Split strategies)
+A_DDM_MIN = 3     # DDM's minimum number of instances
+A_DDM_STRICT = 4  # 1: MOA's strict comparisons
+N_ACTIVE = 5
+N_SPARAMS_MAX = 4
+# slots of the ``counters`` vector
+C_QUERIED = 0
+C_SEEN = 1
+C_DRIFTS = 2
+C_WARNINGS = 3
 
 
 @njit(cache=True)
@@ -56,13 +74,21 @@ def attempt_split(T, C, leaf, merits, cuts, post):
 
 
 @njit(cache=True)
-def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
+def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
+               rng, ddm, counters, queried):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
     pred    if non-empty, the prediction for row i goes to ``pred[i]`` (made before learning it)
     proba   if non-empty [n, K], the class probabilities for row i go to ``proba[i]``
     leaves  if non-empty, the number of leaves after every ``every`` rows
+    control vector (``A_*`` slots): with a strategy code >= 0 this is the ACTIVE setting
+            of 000 Algorithm 3: while ``queried + 1 <= B * seen`` the strategy
+            (:func:`workbench.active.decide`, parameters ``sparams``, state ``sstate``, random
+            state ``rng``) decides whether the label is asked; only asked labels are learned.
+            With DDM on (state ``ddm``), the errors of labelled instances feed it and a drift
+            resets the tree.  ``counters`` (``C_*``) accumulate; ``queried[i]`` (if non-empty)
+            is 1 for a labelled row.
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -111,6 +137,14 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
     want_leaves = leaves.shape[0] > 0
     need_nb_scores = learn and mode == LEAF_NBA
     predicting = want_pred or want_proba or need_nb_scores
+    code = int(control[A_CODE])
+    budget = control[A_BUDGET]
+    ddm_mode = int(control[A_DDM])
+    ddm_min = int(control[A_DDM_MIN])
+    ddm_strict = control[A_DDM_STRICT] > 0
+    want_queried = queried.shape[0] > 0
+    if code >= 0 or ddm_mode > 0:
+        predicting = True
     for i in range(start, n):
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
@@ -118,6 +152,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
         leaf, _depth = walk(T, X, i, False, nopath)
         mc_pred = 0
         nb_pred = 0
+        p = 0
+        p_first = 0
+        rep_pred_conf = -1.0
         if predicting:
             # ---------------- leaf predictors: majority class, naive Bayes, adaptive NB
             for rep in range(2):
@@ -204,6 +241,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                                 out[k] = buf[k] / norm
                             p = nb_pred
                 if rep == 0:
+                    p_first = p
+                    rep_pred_conf = out[p]
                     if want_pred:
                         pred[i] = p
                     if want_proba:
@@ -219,6 +258,41 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
                 leaf = leaf_l
         if not learn:
             continue
+        # ---------------- ACTIVE setting: ask for the label?  (and drift detection)
+        meta[M_SEEN] += 1
+        counters[C_SEEN] += 1
+        from_random = True
+        if code >= 0:
+            labelled = False
+            if counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+                m_leaf = 0.0
+                top_count = 0.0
+                for k in range(K):
+                    m_leaf += class_counts[leaf, k]
+                    if class_counts[leaf, k] > top_count:
+                        top_count = class_counts[leaf, k]
+                gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
+                labelled, from_random = decide(code, sparams, sstate, rng, budget, rep_pred_conf,
+                                               gap, m_leaf, float(meta[M_SEEN]))
+            if not labelled:
+                if want_leaves and (i + 1) % every == 0:
+                    leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
+                continue
+            counters[C_QUERIED] += 1
+            if want_queried:
+                queried[i] = 1
+        if ddm_mode == 1 or (ddm_mode == 2 and from_random):
+            warning, drift = ddm_step(ddm, 1.0 if p_first != y[i] else 0.0, ddm_min,
+                                      ddm_strict)
+            if warning:
+                counters[C_WARNINGS] += 1
+            if drift:
+                ddm_reset(ddm)
+                reset_tree(T)
+                counters[C_DRIFTS] += 1
+                leaf, _depth = walk(T, X, i, True, nopath)
+                mc_pred = -1
+                nb_pred = -1
         if has_nominal and not predicting:
             leaf, _depth = walk(T, X, i, True, nopath)
         # ---------------- learn at the leaf
@@ -272,25 +346,39 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every):
 
 
 _NO_INT = np.empty(0, np.int64)
+_NO_INT8 = np.empty(0, np.int8)
 _NO_FLOAT = np.empty((0, 0))
+_NO_F1 = np.zeros(N_SPARAMS_MAX)
+_FULL = np.array([-1.0, 1.0, 0.0, 30.0, 1.0])
+_NO_RNG = np.zeros(4, np.uint64)
+
+
+def _full_extras():
+    """Arguments that switch the ACTIVE and drift parts off."""
+    return _FULL, _NO_F1, np.ones(1), _NO_RNG, np.zeros(4), np.zeros(4, np.int64), _NO_INT8
 
 
 def learn(T, C, X, y, start):
     """Learn rows ``start..`` of (X, y); returns the index reached."""
-    return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1)
+    return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras())
 
 
-def prequential(T, C, X, y, start, pred, leaves, every):
-    """Test-then-train rows ``start..``: ``pred[i]`` is predicted before row i is learned."""
-    return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every)
+def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
+                sstate=None, rng=None, ddm=None, counters=None, queried=None):
+    """Test-then-train rows ``start..``: ``pred[i]`` is predicted before row i is learned
+    (FULL setting; with the ``active`` arguments, the ACTIVE setting)."""
+    extras = _full_extras()
+    if control is not None:
+        extras = (control, sparams, sstate, rng, ddm, counters, queried)
+    return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras)
 
 
 def predict(T, C, X, pred):
-    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1)
+    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras())
 
 
 def predict_proba(T, C, X, proba):
-    run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1)
+    run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras())
 
 
 @njit(cache=True)

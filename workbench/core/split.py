@@ -30,7 +30,7 @@ from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_E
                      CRIT_KM, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_DELTA,
                      P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
                      P_N_SPLIT_POINTS, P_TAU)
-from .state import (FREE, LEAF, M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS, M_N_ACTIVE,
+from .state import (FREE, LEAF, M_DEPTH, M_ROOT, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS, M_N_ACTIVE,
                     M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
                     NOMINAL_MULTI, NUMERIC)
 
@@ -367,3 +367,14 @@ def release_subtree(T, node):
     for k in range(counts.shape[0]):
         w += counts[k]
     T.last_eval[node] = w
+
+
+@njit(cache=True)
+def reset_tree(T):
+    """Forget everything: the root becomes an empty active leaf (after a detected drift)."""
+    root = T.meta[M_ROOT]
+    release_subtree(T, root)
+    T.class_counts[root] = 0.0
+    T.last_eval[root] = 0.0
+    T.mc_correct[root] = 0.0
+    T.nb_correct[root] = 0.0

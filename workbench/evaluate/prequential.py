@@ -35,6 +35,16 @@ class PrequentialResult:
     confusion: np.ndarray
     labels_used: int
     predictions: np.ndarray | None = field(default=None, repr=False)
+    #: ACTIVE setting: which rows were labelled, the query rate at ``t``, detected drifts
+    queried: np.ndarray | None = field(default=None, repr=False)
+    query_rate_curve: np.ndarray | None = field(default=None, repr=False)
+    n_drifts: int = 0
+    n_warnings: int = 0
+
+    @property
+    def query_rate(self) -> float:
+        """Fraction of the stream whose label was asked for (1 in the FULL setting)."""
+        return self.labels_used / self.n if self.n else float("nan")
 
     @property
     def instances_per_second(self) -> float:
@@ -68,29 +78,73 @@ def _curves(correct: np.ndarray, every: int, window: int):
     return t, curve, window_curve
 
 
-def prequential(model, X, y, *, n_points: int = 500, window: int = 1000,
+def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
+                drift_detection: bool = False, n_points: int = 500, window: int = 1000,
                 keep_predictions: bool = True) -> PrequentialResult:
     """Test-then-train ``model`` on the stream (X, y); the model keeps what it learned.
 
-    n_points  how many points the curves have (at most one per instance)
-    window    width of the sliding window of ``window_curve``
+    Paper 000, Algorithm 3.  Without a ``strategy`` this is the FULL setting: every instance is
+    predicted, then learned.  With a strategy (:mod:`workbench.active`) it is the ACTIVE
+    setting: every instance is predicted (and counts for the accuracy), the strategy is asked
+    whether to query its label only while the query rate would stay within ``budget``, and
+    the model learns only the queried instances.
+
+    drift_detection  run DDM on the errors of the labelled instances (for the Split strategies,
+                     only of the random sub-stream) and reset the tree on a drift, as paper 000
+                     does in its active experiments
+    n_points         how many points the curves have (at most one per instance)
+    window           width of the sliding window of ``window_curve``
     """
+    from ..active import Strategy
+    from ..core.engine import C_DRIFTS, C_QUERIED, C_WARNINGS, N_ACTIVE
+
     X, y = model._check_Xy(X, y)
     n = X.shape[0]
     if n_points < 1 or window < 1:
         raise ValueError("n_points and window must be positive")
+    if strategy is not None and not isinstance(strategy, Strategy):
+        raise ValueError(f"strategy must be a workbench.active strategy (e.g. "
+                         f"active.ConfTree()); got {strategy!r}")
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) \
+            or not 0.0 < budget <= 1.0:
+        raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
     every = max(1, n // n_points)
     pred = np.empty(n, np.int64)
     leaves = np.zeros(n // every, np.int64)
+    active = ()
+    queried = None
+    counters = np.zeros(4, np.int64)
+    if strategy is not None or drift_detection:
+        control = np.zeros(N_ACTIVE)
+        control[:] = (-1.0 if strategy is None else strategy.code, budget,
+                      0.0 if not drift_detection else
+                      (2.0 if strategy is not None and strategy.name.startswith("Split")
+                       else 1.0), 30.0, 1.0)
+        strat = strategy if strategy is not None else None
+        queried = np.zeros(n, np.int8)
+        ddm = np.zeros(4)
+        ddm[2:] = np.inf
+        active = (control, strat.params if strat else np.zeros(4),
+                  strat.state if strat else np.ones(1),
+                  strat.rng if strat else np.zeros(4, np.uint64), ddm, counters, queried)
     start = time.perf_counter()
-    model._prequential(X, y, pred, leaves, every)
+    model._prequential(X, y, pred, leaves, every, *active)
     seconds = time.perf_counter() - start
     correct = pred == y
     t, curve, window_curve = _curves(correct, every, window)
+    labels = int(counters[C_QUERIED]) if strategy is not None else n
+    rate_curve = None
+    if queried is not None:
+        rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
+        if strategy is None:
+            queried = None
     return PrequentialResult(accuracy=float(correct.mean()), t=t, curve=curve,
                              window_curve=window_curve, n_leaves=leaves, seconds=seconds, n=n,
                              confusion=confusion_matrix(y, pred, model.n_classes),
-                             labels_used=n, predictions=pred if keep_predictions else None)
+                             labels_used=labels, predictions=pred if keep_predictions else None,
+                             queried=queried, query_rate_curve=rate_curve,
+                             n_drifts=int(counters[C_DRIFTS]),
+                             n_warnings=int(counters[C_WARNINGS]))
 
 
 def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> PrequentialResult:

@@ -267,9 +267,10 @@ class BaseTree:
         engine.apply_batch(self._state, X, out)
         return out
 
-    def _prequential(self, X, y, pred, leaves, every):
-        """Test-then-train kernel run (validated arrays); used by workbench.evaluate."""
-        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every)
+    def _prequential(self, X, y, pred, leaves, every, *active):
+        """Test-then-train kernel run (validated arrays); used by workbench.evaluate.
+        ``active``: the ACTIVE-setting arguments of :func:`workbench.core.engine.run_stream`."""
+        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every, *active)
 
     # ------------------------------------------------------------------ one instance
     def _row(self, x) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import bounds as _bounds
-from ._rng import binomial, seed_state, uniform
+from .._rng import binomial, seed_state, uniform
 from ._stats import (binom_greater_pvalue, binom_two_sided_pvalue, require_closed_unit,
                      require_int, require_open_unit, require_seed)
 
@@ -182,7 +182,7 @@ def coverage_curve(n, delta, mus, heterogeneity="entropy", trials=20_000, seed=0
     """Frequentist coverage over a grid of ``mus`` (Monte Carlo and exact), as a DataFrame."""
     import pandas as pd
 
-    from ._rng import derive_seed
+    from .._rng import derive_seed
 
     rows = []
     for i, mu in enumerate(np.atleast_1d(mus)):

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import bounds as _bounds
-from ._rng import categorical, derive_seed, multinomial, seed_state
+from .._rng import categorical, derive_seed, multinomial, seed_state
 from ._stats import binom_greater_pvalue, require_int, require_open_unit, require_seed
 
 ESTIMATORS = ("entropy", "gini", "kearns_mansour", "info_gain",

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import bounds as _bounds
-from ._rng import binomial, seed_state, uniform
+from .._rng import binomial, seed_state, uniform
 from ._stats import (binom_greater_pvalue, require_closed_unit, require_int,
                      require_open_unit, require_seed)
 

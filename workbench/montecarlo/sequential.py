@@ -22,7 +22,9 @@ import numpy as np
 from numba import njit, prange
 
 from .. import bounds as _bounds
-from ._rng import binomial, seed_state, uniform
+from .._rng import binomial, seed_state, uniform
+from ..active.strategies import conftree_query
+from ..drift.ddm import ddm_reset, ddm_step
 from ._stats import (binom_greater_pvalue, require_closed_unit, require_int,
                      require_open_unit, require_seed)
 
@@ -47,13 +49,8 @@ def _leaf_kernel(p, t, w, delta, policy, budget, trials, seed, fail, consistent,
             for step in range(1, t):
                 if uniform(s) >= w:
                     continue
-                query = True
-                if m > 0:
-                    gap = abs(k / m - 0.5)
-                    eps = _bounds.leaf_consistency_nb(m, step, delta)
-                    if gap > eps:   # consistent leaf: query at random (Alg. 2)
-                        query = uniform(s) <= (budget + eps) / (budget + eps + gap)
-                if query:
+                gap = abs(k / m - 0.5) if m > 0 else 0.0
+                if conftree_query(s, budget, gap, float(m), float(step), delta):  # Alg. 2
                     m += 1
                     if uniform(s) < p:
                         k += 1
@@ -345,35 +342,6 @@ def split_selection(prior, theta, delta, rule="vfdt", criterion="entropy", m_max
 # =============================================================================================
 
 @njit(cache=True)
-def _ddm_step(state, err, min_instances, strict):
-    """One DDM update.  ``state`` = [i, errors, p_min, s_min]; returns (warning, drift).
-
-    p_i = errors / i, s_i = sqrt(p_i (1 - p_i) / i).  Nothing is signalled (nor the minimum
-    recorded) before ``min_instances`` examples; the minimum is updated when
-    p_i + s_i < p_min + s_min; the tests are those of ``bounds.ddm_levels_nb``.
-    """
-    state[0] += 1.0
-    state[1] += err
-    i = state[0]
-    p = state[1] / i
-    sd = math.sqrt(p * (1.0 - p) / i)
-    if i < min_instances:
-        return False, False
-    if p + sd < state[2] + state[3]:
-        state[2] = p
-        state[3] = sd
-    return _bounds.ddm_levels_nb(p, sd, state[2], state[3], strict)
-
-
-@njit(cache=True)
-def _ddm_reset(state):
-    state[0] = 0.0
-    state[1] = 0.0
-    state[2] = np.inf
-    state[3] = np.inf
-
-
-@njit(cache=True)
 def ddm_run(errors, min_instances=30, strict=False):
     """Run DDM over a 0/1 error sequence, resetting after each drift (a new context).
 
@@ -383,13 +351,13 @@ def ddm_run(errors, min_instances=30, strict=False):
     warning = np.zeros(n, np.bool_)
     drift = np.zeros(n, np.bool_)
     state = np.empty(4)
-    _ddm_reset(state)
+    ddm_reset(state)
     for i in range(n):
-        w, dr = _ddm_step(state, float(errors[i]), min_instances, strict)
+        w, dr = ddm_step(state, float(errors[i]), min_instances, strict)
         warning[i] = w
         drift[i] = dr
         if dr:
-            _ddm_reset(state)
+            ddm_reset(state)
     return warning, drift
 
 
@@ -399,20 +367,20 @@ def _ddm_kernel(p_err, n, min_instances, strict, trials, seed, first_warn, first
     for tr in prange(trials):
         s = seed_state(seed, tr)
         state = np.empty(4)
-        _ddm_reset(state)
+        ddm_reset(state)
         fw = 0
         fd = 0
         nd = 0
         for step in range(1, n + 1):
             err = 1.0 if uniform(s) < p_err else 0.0
-            w, dr = _ddm_step(state, err, min_instances, strict)
+            w, dr = ddm_step(state, err, min_instances, strict)
             if w and fw == 0:
                 fw = step
             if dr:
                 if fd == 0:
                     fd = step
                 nd += 1
-                _ddm_reset(state)
+                ddm_reset(state)
         first_warn[tr] = fw
         first_drift[tr] = fd
         n_drifts[tr] = nd

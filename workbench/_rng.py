@@ -1,4 +1,4 @@
-"""Reproducible per-trial random streams for the numba Monte Carlo kernels.
+"""Reproducible random streams for numba kernels (Monte Carlo trials, active-learning draws).
 
 Every trial ``k`` of a simulation with seed ``s`` owns its own xoshiro256** generator whose
 256-bit state is filled by SplitMix64 from ``(s, k)``.  A trial therefore draws the same numbers
@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit, uint64
 
-from ..bounds import betainc_nb
+from .bounds import betainc_nb
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
@@ -219,3 +219,11 @@ def derive_seed(seed, *indices):
         z = ((z ^ (z >> 27)) * _MIX2) & mask
         z ^= z >> 31
     return z >> 1
+
+
+@njit(inline="always")
+def normal(s):
+    """Standard normal variate (Box-Muller from two uniforms; the second value is dropped)."""
+    u1 = 1.0 - uniform(s)          # in (0, 1]: log is finite
+    u2 = uniform(s)
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)

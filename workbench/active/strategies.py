@@ -1,0 +1,175 @@
+"""Label-query strategies for the ACTIVE setting of paper 000 (Algorithm 3).
+
+Every strategy answers one question per instance, after the tree has predicted it: ask for the
+label or not?  The protocol asks the strategy only while the query rate stays within the budget
+B, and the tree learns only the labelled instances.
+
+=================== ======================================================================
+``Random``          Alg. 5: query with probability B.
+``VarUncertainty``  Alg. 6 (Zliobaite et al.): query when the prediction's confidence (largest
+                    class probability) is below a threshold Theta (start 1), which then shrinks
+                    by a factor (1 - s); otherwise Theta grows by (1 + s).  s = 0.01.
+``RndVarUncertainty`` as VarUncertainty with the threshold multiplied by a N(1, sigma = 1) draw.
+``SelectiveSampling`` query with probability B / (B + |Y - 1/2|), Y the leaf's fraction of
+                    positives (the largest class fraction for more than two classes).
+``Split``           Alg. 7: with probability nu (0.2) the instance belongs to a random
+                    sub-stream, labelled as by ``Random``; the rest as by ``VarUncertainty``.
+                    Only the random sub-stream feeds the drift detector.
+``ConfTree``        Alg. 2 (000): query every instance that reaches a leaf that is not
+                    delta-consistent (|Y - 1/2| <= eps_lc(m, t, delta), eq. (9)); at a
+                    consistent leaf query with probability (B + eps) / (B + eps + |Y - 1/2|).
+                    delta = 1/t as in the paper's experiments.
+``SplitConfTree``   ``Split`` with ``ConfTree`` in place of ``VarUncertainty``.
+=================== ======================================================================
+
+A strategy object holds parameters and state only; the decision itself is the numba function
+:func:`decide`, which the engine's test-then-train loop calls per instance (and which
+:meth:`Strategy.query` calls for one instance from Python, e.g. in the stepper).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numba import njit
+
+from .._rng import normal, seed_state, uniform
+from ..bounds import leaf_consistency_nb
+
+RANDOM = 0
+VAR_UNCERTAINTY = 1
+RND_VAR_UNCERTAINTY = 2
+SELECTIVE_SAMPLING = 3
+SPLIT = 4
+CONFTREE = 5
+SPLIT_CONFTREE = 6
+
+# parameter and state slots
+S_STEP = 0        # s, threshold adjustment step
+S_NU = 1          # nu, share of the random sub-stream
+S_DELTA = 2       # delta of leaf consistency (<= 0: 1/t)
+S_SIGMA = 3       # spread of the threshold randomisation
+N_SPARAMS = 4
+ST_THETA = 0      # current confidence threshold
+
+
+@njit(cache=True)
+def conftree_query(rng, budget, gap, m, t, delta):
+    """Algorithm 2 of 000 at a leaf with m labels and purity gap |Y - 1/2| at time t."""
+    if m <= 0.0:
+        return True
+    if delta <= 0.0:
+        delta = 1.0 / t
+    eps = leaf_consistency_nb(m, t, delta)
+    if gap <= eps:                       # not delta-consistent: always ask
+        return True
+    return uniform(rng) <= (budget + eps) / (budget + eps + gap)
+
+
+@njit(cache=True)
+def var_uncertainty_query(rng, sparams, sstate, confidence, randomised):
+    """Algorithms 6 (and its randomised variant): compare the confidence with Theta."""
+    theta = sstate[ST_THETA]
+    level = theta
+    if randomised:
+        level = theta * (1.0 + sparams[S_SIGMA] * normal(rng))
+    if confidence < level:
+        sstate[ST_THETA] = theta * (1.0 - sparams[S_STEP])
+        return True
+    sstate[ST_THETA] = theta * (1.0 + sparams[S_STEP])
+    return False
+
+
+@njit(cache=True)
+def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t):
+    """Ask for the label of the current instance?  Returns (query, from the random sub-stream).
+
+    confidence  the prediction's largest class probability
+    gap         |Y - 1/2| at the leaf reached (Y: its fraction of positives)
+    m           labels the leaf has learned from;  t  instances seen so far (>= 1)
+    """
+    if code == RANDOM:
+        return uniform(rng) <= budget, True
+    if code == VAR_UNCERTAINTY:
+        return var_uncertainty_query(rng, sparams, sstate, confidence, False), False
+    if code == RND_VAR_UNCERTAINTY:
+        return var_uncertainty_query(rng, sparams, sstate, confidence, True), False
+    if code == SELECTIVE_SAMPLING:
+        return uniform(rng) <= budget / (budget + gap), False
+    if code == CONFTREE:
+        return conftree_query(rng, budget, gap, m, t, sparams[S_DELTA]), False
+    # SPLIT and SPLIT_CONFTREE
+    if uniform(rng) <= sparams[S_NU]:
+        return uniform(rng) <= budget, True
+    if code == SPLIT:
+        return var_uncertainty_query(rng, sparams, sstate, confidence, False), False
+    return conftree_query(rng, budget, gap, m, t, sparams[S_DELTA]), False
+
+
+class Strategy:
+    """Parameters and state of a label-query strategy (see the module docstring)."""
+
+    code = -1
+    name = ""
+
+    def __init__(self, *, s: float = 0.01, nu: float = 0.2, delta: float | None = None,
+                 sigma: float = 1.0, seed: int = 0):
+        for value, label in ((s, "s"), (nu, "nu")):
+            if not isinstance(value, numbers.Real) or not 0 < value <= 1:
+                raise ValueError(f"{label} must be in (0, 1]; got {value!r}")
+        if delta is not None and not (isinstance(delta, numbers.Real) and 0 < delta < 1):
+            raise ValueError(f"delta must be in (0, 1) or None (1/t); got {delta!r}")
+        if not isinstance(sigma, numbers.Real) or not sigma >= 0 or not math.isfinite(sigma):
+            raise ValueError(f"sigma must be a finite number >= 0; got {sigma!r}")
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+        self.s, self.nu, self.delta, self.sigma, self.seed = s, nu, delta, sigma, int(seed)
+        self.params = np.zeros(N_SPARAMS)
+        self.params[S_STEP] = s
+        self.params[S_NU] = nu
+        self.params[S_DELTA] = -1.0 if delta is None else delta
+        self.params[S_SIGMA] = sigma
+        self.reset()
+
+    def reset(self):
+        """Back to the initial threshold and the seed's first random number."""
+        self.state = np.array([1.0])
+        self.rng = seed_state(self.seed, 0)
+        return self
+
+    def query(self, model, x, budget: float, t: int) -> bool:
+        """Decision for one instance from Python (the stepper); the evaluation loop runs
+        :func:`decide` inside numba instead."""
+        ex = model.explain_one(x)
+        counts = ex.class_counts
+        m = float(counts.sum())
+        gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
+        q, _ = decide(self.code, self.params, self.state, self.rng, float(budget),
+                      float(ex.proba.max()), gap, m, float(max(t, 1)))
+        return bool(q)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _make(code_: int, name_: str, doc: str):
+    cls = type(name_, (Strategy,), {"code": code_, "name": name_, "__doc__": doc})
+    return cls
+
+
+Random = _make(RANDOM, "Random", "Query with probability B (000 Algorithm 5).")
+VarUncertainty = _make(VAR_UNCERTAINTY, "VarUncertainty",
+                       "Variable uncertainty (000 Algorithm 6, Zliobaite et al.), step s.")
+RndVarUncertainty = _make(RND_VAR_UNCERTAINTY, "RndVarUncertainty",
+                          "Variable uncertainty with a N(1, sigma) randomised threshold.")
+SelectiveSampling = _make(SELECTIVE_SAMPLING, "SelectiveSampling",
+                          "Query with probability B / (B + |Y - 1/2|).")
+Split = _make(SPLIT, "Split", "Random sub-stream (share nu) + variable uncertainty "
+                              "(000 Algorithm 7).")
+ConfTree = _make(CONFTREE, "ConfTree", "Confidence tree strategy (000 Algorithm 2).")
+SplitConfTree = _make(SPLIT_CONFTREE, "SplitConfTree",
+                      "Random sub-stream (share nu) + ConfTree.")
+
+STRATEGIES = {cls.name: cls for cls in (Random, VarUncertainty, RndVarUncertainty,
+                                        SelectiveSampling, Split, ConfTree, SplitConfTree)}
