@@ -64,7 +64,7 @@ def init_root(T):
     return root
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def attempt_split(T, C, leaf, merits, cuts, post):
     """Run the split test at ``leaf`` and split it if the test says so (the rare, cold path)."""
     outcome, b1, _b2, _eps = split_decision(T, C, leaf, merits, cuts, post)

@@ -44,7 +44,7 @@ NO_SPLIT_DEPTH = 5
 NO_SPLIT_SINGLE = 6
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def split_epsilon(T, C, node, n):
     """Radius of the confidence interval at a leaf of weight n, per the bound policy."""
     bound = int(C.params[P_BOUND])
@@ -69,7 +69,7 @@ def split_epsilon(T, C, node, n):
     return hoeffding_nb(n, delta, merit_range(n_classes, crit))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def n_observed_classes(T, node):
     c = 0
     for k in range(T.class_counts.shape[1]):
@@ -78,7 +78,7 @@ def n_observed_classes(T, node):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def nominal_post(T, s, m, card, post):
     """Class distribution per value of nominal feature m at slot s into ``post[:card]``."""
     for v in range(card):
@@ -86,7 +86,7 @@ def nominal_post(T, s, m, card, post):
             post[v, k] = T.nom[s, m, v, k]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def nominal_binary_post(T, s, m, v, post):
     """Class distribution of ``x == v`` (``post[0]``) and of the other values (``post[1]``)."""
     for k in range(post.shape[1]):
@@ -94,7 +94,7 @@ def nominal_binary_post(T, s, m, v, post):
         post[1, k] = T.nom_w[s, m, k] - T.nom[s, m, v, k]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def nominal_best_value(T, C, node, m, card, post):
     """Best binary test ``x == v`` of nominal feature m at a leaf: (merit, v)."""
     s = T.stats_slot[node]
@@ -111,7 +111,7 @@ def nominal_best_value(T, C, node, m, card, post):
     return best, best_v
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def numeric_best_cut(T, C, node, j, post):
     """Best cut point of numeric feature j at a leaf: (merit, cut)."""
     s = T.stats_slot[node]
@@ -137,7 +137,7 @@ def numeric_best_cut(T, C, node, j, post):
     return best, best_cut
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def feature_candidates(T, C, node, merits, cuts, post):
     """Best merit (and cut, NaN for a multiway split) of every feature at a leaf.
 
@@ -213,9 +213,13 @@ def split_decision(T, C, node, merits, cuts, post):
 
 # ---------------------------------------------------------------------------------------------
 # structural edits
+#
+# Functions that only other kernels call are compiled without a CPython wrapper
+# (``no_cpython_wrapper``): unboxing the ~25 arrays of a tree for Python would cost seconds of
+# compile time per function and is never used.
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def alloc_node(T):
     if T.meta[M_FREE_NODES] > 0:
         T.meta[M_FREE_NODES] -= 1
@@ -225,7 +229,7 @@ def alloc_node(T):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def alloc_slot(T):
     if T.meta[M_FREE_SLOTS] > 0:
         T.meta[M_FREE_SLOTS] -= 1
@@ -233,17 +237,24 @@ def alloc_slot(T):
     else:
         s = T.meta[M_N_SLOTS]
         T.meta[M_N_SLOTS] += 1
-    T.g_w[s] = 0.0
-    T.g_mean[s] = 0.0
-    T.g_m2[s] = 0.0
-    T.g_min[s] = np.inf
-    T.g_max[s] = -np.inf
-    T.nom[s] = 0.0
-    T.nom_w[s] = 0.0
+    # element loops, not row assignments: broadcasting brings error-formatting code that
+    # costs seconds of compile time
+    for j in range(T.g_w.shape[1]):
+        for k in range(T.g_w.shape[2]):
+            T.g_w[s, j, k] = 0.0
+            T.g_mean[s, j, k] = 0.0
+            T.g_m2[s, j, k] = 0.0
+            T.g_min[s, j, k] = np.inf
+            T.g_max[s, j, k] = -np.inf
+    for m in range(T.nom.shape[1]):
+        for k in range(T.nom.shape[3]):
+            T.nom_w[s, m, k] = 0.0
+            for v in range(T.nom.shape[2]):
+                T.nom[s, m, v, k] = 0.0
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def release_slot(T, node):
     s = T.stats_slot[node]
     if s >= 0:
@@ -252,16 +263,18 @@ def release_slot(T, node):
         T.stats_slot[node] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def init_leaf(T, node, parent, depth):
     T.kind[node] = LEAF
     T.feature[node] = -1
     T.threshold[node] = np.nan
-    T.children[node] = -1
+    for b in range(T.children.shape[1]):
+        T.children[node, b] = -1
     T.n_children[node] = 0
     T.parent[node] = parent
     T.depth[node] = depth
-    T.class_counts[node] = 0.0
+    for k in range(T.class_counts.shape[1]):
+        T.class_counts[node, k] = 0.0
     T.stats_slot[node] = -1
     T.active[node] = 1
     T.last_eval[node] = 0.0
@@ -275,7 +288,7 @@ def init_leaf(T, node, parent, depth):
         T.meta[M_DEPTH] = depth
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def deactivate(T, node):
     """Stop a leaf from splitting and drop its statistics (it keeps its class counts)."""
     if T.active[node] == 1:
@@ -284,12 +297,12 @@ def deactivate(T, node):
     release_slot(T, node)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def nodes_in_use(T):
     return T.meta[M_N_NODES] - T.meta[M_FREE_NODES]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def apply_split(T, C, node, j, cut, post):
     """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
     guard refused (the leaf is then deactivated)."""
@@ -334,17 +347,21 @@ def apply_split(T, C, node, j, cut, post):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def release_subtree(T, node):
     """Return every row below ``node`` (not ``node`` itself) to the free lists and make
     ``node`` a fresh active leaf that keeps its class counts."""
-    stack = [node]
-    while len(stack) > 0:
-        u = stack.pop()
+    stack = np.empty(T.kind.shape[0], np.int64)   # every row at most once
+    top = 1
+    stack[0] = node
+    while top > 0:
+        top -= 1
+        u = stack[top]
         for b in range(T.n_children[u]):
             c = T.children[u, b]
             if c >= 0:
-                stack.append(c)
+                stack[top] = c
+                top += 1
         if u != node:
             if T.kind[u] == LEAF:
                 T.meta[M_N_LEAVES] -= 1
@@ -354,7 +371,10 @@ def release_subtree(T, node):
             T.kind[u] = FREE
             T.free_nodes[T.meta[M_FREE_NODES]] = u
             T.meta[M_FREE_NODES] += 1
-    counts = T.class_counts[node].copy()
+    n_classes = T.class_counts.shape[1]
+    counts = np.empty(n_classes)
+    for k in range(n_classes):
+        counts[k] = T.class_counts[node, k]
     was_leaf = T.kind[node] == LEAF
     if was_leaf:
         T.meta[M_N_LEAVES] -= 1
@@ -362,9 +382,9 @@ def release_subtree(T, node):
             T.meta[M_N_ACTIVE] -= 1
     release_slot(T, node)
     init_leaf(T, node, T.parent[node], T.depth[node])
-    T.class_counts[node] = counts
     w = 0.0
-    for k in range(counts.shape[0]):
+    for k in range(n_classes):
+        T.class_counts[node, k] = counts[k]
         w += counts[k]
     T.last_eval[node] = w
 
@@ -374,7 +394,8 @@ def reset_tree(T):
     """Forget everything: the root becomes an empty active leaf (after a detected drift)."""
     root = T.meta[M_ROOT]
     release_subtree(T, root)
-    T.class_counts[root] = 0.0
+    for k in range(T.class_counts.shape[1]):
+        T.class_counts[root, k] = 0.0
     T.last_eval[root] = 0.0
     T.mc_correct[root] = 0.0
     T.nb_correct[root] = 0.0
