@@ -145,6 +145,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     want_queried = queried.shape[0] > 0
     if code >= 0 or ddm_mode > 0:
         predicting = True
+    need_probs = want_proba or code >= 0     # class probabilities, not only the argmax
     for i in range(start, n):
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
@@ -171,75 +172,78 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 if mode != LEAF_MC and total > 0.0 and total >= nb_threshold:
                     s = stats_slot[leaf]
                     top = -np.inf
+                    nb_pred = 0
                     for k in range(K):
                         ck = class_counts[leaf, k]
                         logv = -np.inf
-                        if ck > 0.0:
+                        if ck > 0.0 and s < 0:
                             logv = math.log(ck / total)
-                            if s >= 0:
-                                quad = 0.0
-                                pv = 1.0    # product of m2/(w-1) (variances), into lpv
-                                lpv = 0.0
-                                pn = 1.0    # product of nominal likelihoods, into lpn
-                                lpn = 0.0
-                                n_gauss = 0
-                                dead = False
-                                for j in range(d):
-                                    xj = X[i, j]
-                                    if dead or math.isnan(xj):
-                                        continue
-                                    m = nom_index[j]
-                                    if m >= 0:
-                                        nk = nom_w[s, m, k]
-                                        if nk <= 0.0:
-                                            dead = True
-                                        else:
-                                            card = nom_card[m]
-                                            v = int(xj)
-                                            c = 0.0
-                                            if 0 <= v < card and v == xj:
-                                                c = nom[s, m, v, k]
-                                            pn *= (c + 1.0) / (nk + card)
-                                            if pn < 1e-100:
-                                                lpn += math.log(pn)
-                                                pn = 1.0
+                        elif ck > 0.0:
+                            quad = 0.0
+                            pv = 1.0    # product of m2/(w-1) (variances), renormalised into lpv
+                            lpv = 0.0
+                            pn = 1.0    # product of nominal likelihoods, into lpn
+                            lpn = 0.0
+                            n_gauss = 0
+                            dead = False
+                            for j in range(d):
+                                xj = X[i, j]
+                                if dead or math.isnan(xj):
+                                    continue
+                                m = nom_index[j]
+                                if m >= 0:
+                                    nk = nom_w[s, m, k]
+                                    if nk <= 0.0:
+                                        dead = True
                                     else:
-                                        w = g_w[s, j, k]
-                                        m2 = g_m2[s, j, k]
-                                        diff = xj - g_mean[s, j, k]
-                                        if w <= 0.0:
-                                            dead = True
-                                        elif w > 1.0 and m2 > 0.0:
-                                            # z^2 = diff^2 / var with var = m2 / (w - 1)
-                                            quad += diff * diff * (w - 1.0) / m2
-                                            pv *= m2 / (w - 1.0)
-                                            if pv > 1e100 or pv < 1e-100:
-                                                lpv += math.log(pv)
-                                                pv = 1.0
-                                            n_gauss += 1
-                                        elif diff != 0.0:
-                                            dead = True
-                                if dead:
-                                    logv = -np.inf
+                                        card = nom_card[m]
+                                        v = int(xj)
+                                        c = 0.0
+                                        if 0 <= v < card and v == xj:
+                                            c = nom[s, m, v, k]
+                                        pn *= (c + 1.0) / (nk + card)
+                                        if pn < 1e-50:
+                                            lpn += math.log(pn)
+                                            pn = 1.0
                                 else:
-                                    logv += lpn + math.log(pn) - n_gauss * LOG_SQRT_2PI \
-                                        - 0.5 * (lpv + math.log(pv)) - 0.5 * quad
+                                    w = g_w[s, j, k]
+                                    m2 = g_m2[s, j, k]
+                                    diff = xj - g_mean[s, j, k]
+                                    if w <= 0.0:
+                                        dead = True
+                                    elif w > 1.0 and m2 > 0.0:
+                                        # z^2 = diff^2 / var with var = m2 / (w - 1)
+                                        quad += diff * diff * (w - 1.0) / m2
+                                        pv *= m2 / (w - 1.0)
+                                        if pv > 1e50 or pv < 1e-50:
+                                            lpv += math.log(pv)
+                                            pv = 1.0
+                                        n_gauss += 1
+                                    elif diff != 0.0:
+                                        dead = True
+                            if not dead:
+                                # one logarithm per class: log(prior) + log(pn) - log(pv) / 2,
+                                # all inside [1e-50, 1e50] after renormalisation
+                                r = ck / total * pn
+                                logv = 0.5 * math.log(r * r / pv) + lpn - 0.5 * lpv \
+                                    - n_gauss * LOG_SQRT_2PI - 0.5 * quad
                         buf[k] = logv
                         if logv > top:
                             top = logv
+                            nb_pred = k
                     if top > -np.inf:  # else NB gives every class 0: fall back to MC
-                        norm = 0.0
-                        nb_pred = 0
-                        for k in range(K):
-                            buf[k] = math.exp(buf[k] - top)
-                            norm += buf[k]
-                            if buf[k] > buf[nb_pred]:
-                                nb_pred = k
                         if mode == LEAF_NB or (mode == LEAF_NBA and
                                                mc_correct[leaf] <= nb_correct[leaf]):
-                            for k in range(K):
-                                out[k] = buf[k] / norm
                             p = nb_pred
+                            if need_probs:   # the exponentials only when asked for
+                                norm = 0.0
+                                for k in range(K):
+                                    buf[k] = math.exp(buf[k] - top)
+                                    norm += buf[k]
+                                for k in range(K):
+                                    out[k] = buf[k] / norm
+                    else:
+                        nb_pred = mc_pred
                 if rep == 0:
                     p_first = p
                     rep_pred_conf = out[p]
