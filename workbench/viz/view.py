@@ -1,0 +1,86 @@
+"""Trees drawn in the browser: Graphviz compiled to WebAssembly, no ``dot`` program needed.
+
+The drawing widget is graphviz-anywidget's (an anywidget whose JavaScript bundle carries
+Graphviz as WebAssembly and lays out the DOT source in the browser, offline).  Without that
+package the widget falls back to an SVG made by the system's ``dot``, or to the DOT text.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as widgets
+
+from .render import dot_executable
+
+try:  # pragma: no cover - exercised by whichever branch is installed
+    from graphviz_anywidget import GraphvizAnyWidget
+except ImportError:  # pragma: no cover
+    GraphvizAnyWidget = None
+
+#: CSS that keeps a drawn tree inside its panel (the SVG scales down, never up)
+TREE_CSS = """
+<style>
+.wb-tree { overflow: auto; }
+.wb-tree svg { max-width: 100%; height: auto; }
+.wb-stepper .wb-chart { display: block; }
+.wb-stepper .widget-html-content { line-height: 1.35; }
+.wb-instance table { border-collapse: collapse; font-size: 12px; }
+.wb-instance td, .wb-instance th { padding: 1px 6px; text-align: left; }
+.wb-ok { color: #1a7f37; font-weight: bold; }
+.wb-bad { color: #c62828; font-weight: bold; }
+.wb-muted { color: #777; }
+</style>
+"""
+
+
+def _svg_with_dot(source: str) -> str | None:
+    exe = dot_executable()
+    if exe is None:
+        return None
+    import subprocess
+    proc = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True,
+                          timeout=60)
+    return proc.stdout.decode() if proc.returncode == 0 else None
+
+
+class _FallbackTree(widgets.HTML):
+    """Stand-in with the same ``dot_source`` attribute when graphviz-anywidget is missing."""
+
+    def __init__(self, dot_source: str = ""):
+        super().__init__()
+        self._source = ""
+        self.dot_source = dot_source
+
+    @property
+    def dot_source(self) -> str:
+        return self._source
+
+    @dot_source.setter
+    def dot_source(self, source: str) -> None:
+        self._source = source
+        svg = _svg_with_dot(source)
+        self.value = svg if svg is not None else (
+            "<p>Install graphviz-anywidget (pip) to draw trees here; DOT source:</p>"
+            f"<pre>{escape(source)}</pre>")
+
+
+def tree_widget(dot_source: str = "digraph { }"):
+    """A widget that draws DOT source and redraws whenever ``.dot_source`` is set."""
+    if GraphvizAnyWidget is not None:
+        w = GraphvizAnyWidget(dot_source=dot_source)
+    else:  # pragma: no cover
+        w = _FallbackTree(dot_source)
+    w.add_class("wb-tree")
+    return w
+
+
+def show(model, **dot_options):
+    """Draw ``model``'s tree in the notebook (options as :func:`workbench.viz.to_dot`).
+
+    Returns the widget; setting ``.dot_source`` on it redraws.  Works on a pip-only install:
+    the layout runs in the browser (Graphviz as WebAssembly), no ``dot`` program needed.
+    """
+    from .dot import to_dot
+    box = widgets.VBox([widgets.HTML(TREE_CSS), tree_widget(to_dot(model, **dot_options))])
+    box.add_class("wb-treeview")
+    return box
