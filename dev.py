@@ -74,6 +74,32 @@ def ensure_graphviz() -> None:
         "install it (apt-get install graphviz, brew install graphviz or conda install graphviz).")
 
 
+CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def find_chromium() -> str | None:
+    """Path of a Chromium binary (the end-to-end browser test drives it with Playwright)."""
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
+
+
+def ensure_chromium() -> str | None:
+    """Install Debian's Chromium for the browser test when it is missing and we may (root or
+    passwordless sudo); Playwright drives this binary, it never downloads a browser."""
+    path = find_chromium()
+    if path:
+        return path
+    if apt_install(["chromium"]) and find_chromium():
+        say("installed Chromium with apt-get (for the browser test)")
+        return find_chromium()
+    say("Chromium not found and not installable here: the browser test will be skipped "
+        "(install it with apt-get install chromium).")
+    return None
+
+
 def ensure_venv(extras: str) -> None:
     if sys.version_info < (3, 11):
         sys.exit("the workbench needs Python 3.11 or newer; run this script with python3.11")
@@ -99,6 +125,7 @@ def cmd_lab(args: list[str]) -> int:
 def cmd_test(args: list[str]) -> int:
     ensure_venv("dev")
     ensure_graphviz()
+    ensure_chromium()
     os.chdir(ROOT)
     env = dict(os.environ, WORKBENCH_FAST="1")
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env)
