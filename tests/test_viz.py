@@ -1,0 +1,593 @@
+"""workbench.viz: DOT export, static rendering, fast mode, the stepper and its controls."""
+import asyncio
+import math
+import pickle
+import re
+import time
+
+import numpy as np
+import pytest
+
+from workbench import evaluate, streams, viz
+from workbench.learners import HoeffdingTree
+from workbench.viz.render import INSTALL_HINT
+
+SMALL = {"delta": (1e-9, 0.1, "log"), "tau": (0.0, 0.2)}   # controls, grace period fixed
+NODE = re.compile(r'^\s*n(\d+) \[label="([^"]*)", class="([^"]*)"(.*)\];$', re.M)
+EDGE = re.compile(r'^\s*n(\d+) -> n(\d+) \[label="([^"]*)"(.*)\];$', re.M)
+
+
+def _nodes(dot):
+    return {int(m.group(1)): (m.group(2), m.group(3).split(), m.group(4))
+            for m in NODE.finditer(dot)}
+
+
+def _edges(dot):
+    return [(int(a), int(b), label, rest) for a, b, label, rest in EDGE.findall(dot)]
+
+
+def _same(a, b):
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+def _state(model):
+    return pickle.dumps(model.tree)
+
+
+@pytest.fixture(scope="module")
+def sea():
+    return streams.sea(n=6_000, seed=1)
+
+
+@pytest.fixture(scope="module")
+def grown(sea):
+    X, y = sea
+    return HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X, y)
+
+
+def make_ht(**p):
+    return HoeffdingTree(3, 2, **p)
+
+
+# ----------------------------------------------------------------------------- DOT
+def test_dot_labels_tests_counts_and_leaves(grown):
+    T = grown.tree
+    dot = viz.to_dot(grown)
+    assert dot == grown.to_dot()
+    nodes = _nodes(dot)
+    assert set(nodes) == set(np.flatnonzero(T.kind >= 0))
+    assert len(_edges(dot)) == grown.n_nodes - 1
+    for u, (label, css, _) in nodes.items():
+        lines = label.split("\\n")
+        if T.kind[u] == 0:
+            counts = T.class_counts[u]
+            k = int(np.argmax(counts))
+            assert lines[0] == f"leaf {u} · n={counts.sum():,.4g}" or \
+                lines[0].startswith(f"leaf {u} · n=")
+            assert len(lines[1].strip("[]").split(" | ")) == 2
+            assert lines[2] == f"→ {k} ({counts[k] / counts.sum():.0%})"
+            assert "wbleaf" in css
+        else:
+            name = grown.feature_names[T.feature[u]]
+            assert lines[0] == f"{name} ≤ {T.threshold[u]:.4g}"
+            # VFDT's inner nodes stop counting when they split: the label says so
+            assert re.fullmatch(r"n=[\d,.]+ at split", lines[1])
+    for a, b, label, _ in _edges(dot):
+        thr = f"{T.threshold[a]:.4g}"
+        assert label == (f"≤ {thr}" if T.children[a, 0] == b else f"> {thr}")
+
+
+def test_dot_highlights_the_path_and_the_leaf(grown, sea):
+    X, _ = sea
+    x = X[17]
+    ex = grown.explain_one(x)
+    dot = viz.to_dot(grown, highlight=x)
+    assert dot == viz.to_dot(grown, highlight=ex)          # an Explanation works too
+    on_path = {u for u, (_, css, _) in _nodes(dot).items() if "wbpath" in css}
+    assert on_path == {s["node"] for s in ex.path} | {ex.leaf}
+    reached = [u for u, (_, css, _) in _nodes(dot).items() if "wbreached" in css]
+    assert reached == [ex.leaf]
+    red = {(a, b) for a, b, _, rest in _edges(dot) if "#d62728" in rest}
+    assert red == {(s["node"], int(grown.tree.children[s["node"], s["branch"]]))
+                   for s in ex.path}
+
+
+def test_dot_marks_recent_splits_only(grown):
+    T = grown.tree
+    now = grown.n_seen
+    inner = np.flatnonzero(T.kind > 0)
+    latest = int(T.t_split[inner].max())
+    window = now - latest + 1                    # just wide enough for the latest split
+    dot = viz.to_dot(grown, recent=window)
+    marked = {u for u, (label, css, _) in _nodes(dot).items() if "wbrecent" in css}
+    expected = {int(u) for u in inner if now - T.t_split[u] < window}
+    assert marked == expected and len(expected) >= 1
+    for u in marked:
+        assert f"split at t={int(T.t_split[u]):,}" in _nodes(dot)[u][0]
+        assert "peripheries=2" in _nodes(dot)[u][2]
+    assert not any("wbrecent" in css for _, css, _ in _nodes(viz.to_dot(grown)).values())
+
+
+def test_large_tree_collapses_but_keeps_the_highlighted_path():
+    X, y = streams.sea(n=60_000, seed=5)
+    big = HoeffdingTree(3, 2, grace_period=20, delta=0.1, tau=0.1).partial_fit(X, y)
+    assert big.n_nodes >= 300
+    T = big.tree
+    # the deepest leaf: its path must stay expanded
+    leaves = np.flatnonzero(T.kind == 0)
+    deep = int(leaves[np.argmax(T.depth[leaves])])
+    x = next(X[i] for i in range(X.shape[0]) if big.explain_one(X[i]).leaf == deep)
+    dot = viz.to_dot(big, max_nodes=60, highlight=x)
+    nodes = _nodes(dot)
+    assert len(nodes) <= 60 + 2 * big.depth
+    assert deep in nodes and "wbreached" in nodes[deep][1]
+    collapsed = {u: label for u, (label, css, _) in nodes.items() if "wbcollapsed" in css}
+    assert collapsed
+    shown_leaves = sum(1 for u in nodes if T.kind[u] == 0)
+    hidden = sum(int(re.search(r"\+ (\d+) leaves below", lab).group(1))
+                 for lab in collapsed.values())
+    assert shown_leaves + hidden == big.n_leaves
+    # every drawn node's parent is drawn and not collapsed
+    for u in nodes:
+        p = int(T.parent[u])
+        assert p < 0 or (p in nodes and p not in collapsed)
+    # max_depth cuts at a fixed level
+    dot2 = viz.to_dot(big, max_depth=2)
+    assert max(T.depth[u] for u in _nodes(dot2)) == 2
+
+
+def test_nominal_tests_use_category_names():
+    X, y, info = streams.random_tree(n=8_000, seed=2, return_info=True)
+    model = HoeffdingTree(X.shape[1], info.n_classes, nominal_features=info.nominal_features,
+                          grace_period=50, delta=1e-3).partial_fit(X, y)
+    T = model.tree
+    multi = [u for u in np.flatnonzero(T.kind == 2)]
+    assert multi, "the random tree stream should give a nominal multiway split"
+    names = {j: [f"v{c}" for c in range(card)] for j, card in info.nominal_features.items()}
+    dot = viz.to_dot(model, category_names=names)
+    u = int(multi[0])
+    labels = {b: label for a, b, label, _ in _edges(dot) if a == u}
+    for branch in range(int(T.n_children[u])):
+        assert labels[int(T.children[u, branch])] == f"= v{branch}"
+
+
+def test_node_counts_match_routing_one_by_one(grown, sea):
+    X, _ = sea
+    sample = X[:400]
+    T = grown.tree
+    counts = viz.node_counts(grown, sample)
+    brute = np.zeros_like(counts)
+    times = np.arange(1, 401) * 13            # pretend rows were learned at these times
+    brute_t = np.zeros_like(counts)
+    for i, x in enumerate(sample):
+        ex = grown.explain_one(x)
+        for u in [s["node"] for s in ex.path] + [ex.leaf]:
+            brute[u] += 1
+            brute_t[u] += times[i] > T.t_created[u]
+    assert np.array_equal(counts, brute)
+    assert counts[grown.root] == 400
+    assert np.array_equal(viz.node_counts(grown, sample, times), brute_t)
+    with pytest.raises(ValueError, match="one entry per row"):
+        viz.node_counts(grown, sample, times[:5])
+
+
+def test_dot_bad_input(grown):
+    with pytest.raises(ValueError, match="class_names"):
+        viz.to_dot(grown, class_names=["a"])
+    with pytest.raises(ValueError, match="max_nodes"):
+        viz.to_dot(grown, max_nodes=0)
+    with pytest.raises(ValueError, match="recent"):
+        viz.to_dot(grown, recent=-1)
+    with pytest.raises(ValueError, match="max_depth"):
+        viz.to_dot(grown, max_depth=1.5)
+    with pytest.raises(ValueError, match="node_counts"):
+        viz.to_dot(grown, node_counts=np.zeros(2))
+    with pytest.raises(ValueError, match="feature_names"):
+        viz.to_dot(grown, feature_names=["a"])
+    with pytest.raises(ValueError, match="workbench learner"):
+        viz.to_dot(object())
+
+
+def test_dot_escapes_quotes_in_names(grown):
+    dot = viz.to_dot(grown, feature_names=['a"b', "c\\d", "e"], class_names=['no"', "yes"],
+                     title='say "hi"')
+    assert 'a\\"b' in dot and 'say \\"hi\\"' in dot
+    assert _nodes(dot)          # still parses: every label is one quoted string
+
+
+# ----------------------------------------------------------------------------- rendering
+def _need_dot():
+    if not viz.has_dot():
+        if __import__("os").environ.get("CI", "").lower() == "true":
+            pytest.fail("Graphviz's dot should be installed in CI (dev.py test installs it)")
+        pytest.skip("Graphviz's dot is not installed")
+
+
+@pytest.mark.parametrize("suffix,magic", [("svg", b"<?xml"), ("png", b"\x89PNG"),
+                                          ("pdf", b"%PDF")])
+def test_render_writes_files(grown, tmp_path, suffix, magic):
+    _need_dot()
+    path = viz.render(grown, tmp_path / f"tree.{suffix}", max_nodes=20, title="SEA")
+    data = path.read_bytes()
+    assert data.startswith(magic) and len(data) > 500
+    if suffix == "svg":
+        drawn = len(_nodes(viz.to_dot(grown, max_nodes=20)))
+        assert data.decode().count('class="node') == drawn
+
+
+def test_render_without_dot_says_how_to_install(grown, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DOT", str(tmp_path / "no-such-dot"))
+    assert not viz.has_dot()
+    with pytest.raises(viz.GraphvizNotFoundError) as err:
+        viz.render(grown, tmp_path / "tree.svg")
+    assert str(err.value) == INSTALL_HINT
+    assert "apt-get install graphviz" in INSTALL_HINT and "brew install graphviz" in INSTALL_HINT
+    assert not (tmp_path / "tree.svg").exists()
+
+
+def test_render_rejects_unknown_formats(grown, tmp_path):
+    with pytest.raises(ValueError, match="svg, png, pdf"):
+        viz.render(grown, tmp_path / "tree.jpg")
+    with pytest.raises(ValueError, match="svg, png, pdf"):
+        viz.render(grown, tmp_path / "tree")
+    with pytest.raises(ValueError, match="options apply to a model"):
+        viz.render("digraph { a }", tmp_path / "x.svg", max_nodes=3)
+
+
+def test_show_draws_the_dot_source_in_a_widget(grown, sea):
+    X, _ = sea
+    box = viz.show(grown, highlight=X[0], max_nodes=20)
+    tree = box.children[-1]
+    assert tree.dot_source == viz.to_dot(grown, highlight=X[0], max_nodes=20)
+    assert "wb-tree" in tree._dom_classes
+
+
+# ----------------------------------------------------------------------------- fast mode
+def test_fast_mode_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FAST", "1")
+    assert viz.fast_mode() and viz.size(1000, 10) == 10
+    monkeypatch.setenv("WORKBENCH_FAST", "0")
+    assert not viz.fast_mode() and viz.size(1000, 10) == 1000
+    monkeypatch.delenv("WORKBENCH_FAST")
+    assert not viz.fast_mode()
+
+
+# ----------------------------------------------------------------------------- the stepper
+def test_single_steps_are_test_then_train(sea):
+    X, y = sea
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
+                        params=SMALL)
+    for _ in range(400):
+        s.step()
+    ref = HoeffdingTree(3, 2, grace_period=50)
+    res = evaluate.prequential(ref, X[:400], y[:400])
+    assert s.t == 400
+    assert np.array_equal(s.pred[:400], res.predictions)
+    assert _state(s.model) == _state(ref)
+    assert s.accuracy == pytest.approx(res.accuracy)
+    assert np.all(s.pred[400:] == -1)
+
+
+def test_step_k_equals_k_single_steps(sea):
+    X, y = sea
+    a = viz.TreeStepper(make_ht, X, y, params={"grace_period": (10, 500)})
+    b = viz.TreeStepper(make_ht, X, y, params={"grace_period": (10, 500)})
+    a.set_params(grace_period=40)
+    b.set_params(grace_period=40)
+    for _ in range(700):
+        a.step()
+    b.step(300).step(400)
+    assert a.t == b.t == 700
+    assert np.array_equal(a.pred, b.pred)
+    assert _state(a.model) == _state(b.model)
+    # the counts shown in the drawing agree between the incremental and the batch way
+    size = a.model.tree.kind.shape[0]
+    used = a.model.tree.kind >= 0
+    assert np.array_equal(a._counts[:size][used], b._counts[:size][used])
+    assert a._counts[a.model.root] == 700
+
+
+def test_parameter_change_replays_to_the_same_position(sea):
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y)
+    assert set(s.specs) == set(viz.DEFAULT_PARAMS)
+    s.step(2_000)
+    s.set_params(delta=1e-2, criterion="gini")
+    assert s.t == 2_000 and s.model.delta == 1e-2 and s.model.criterion == "gini"
+    ref = HoeffdingTree(3, 2, delta=1e-2, criterion="gini")
+    res = evaluate.prequential(ref, X[:2_000], y[:2_000])
+    assert _state(s.model) == _state(ref)
+    assert np.array_equal(s.pred[:2_000], res.predictions)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        s.set_params(c=2.0)
+    with pytest.raises(ValueError):
+        s.set_params(delta=5.0)              # the learner refuses it: nothing changes
+    assert s.params["delta"] == 1e-2 and s.t == 2_000
+
+
+def test_reset_and_run_to(sea):
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y).step(1_000)
+    s.reset()
+    assert s.t == 0 and s.model.n_seen == 0 and np.all(s.pred == -1)
+    s.run_to(500)
+    assert s.t == 500
+    s.run_to(200)                  # backwards: replays from the start
+    assert s.t == 200 and s.model.n_seen == 200
+    s.run_to(s.n)
+    assert s.done
+    s.step(10)                     # at the end: nothing happens
+    assert s.t == s.n
+    with pytest.raises(ValueError):
+        s.run_to(s.n + 1)
+
+
+def _hoeffding_eps(n, delta=1e-7, R=1.0):
+    return math.sqrt(R * R * math.log(1 / delta) / (2 * n))
+
+
+def test_split_trace_shows_the_tie_crossing_at_the_root():
+    X, y = streams.sea(n=4_000, seed=1)
+    s = viz.TreeStepper(make_ht, X, y)
+    s.run_to(3_399)
+    assert s.model.n_leaves == 1
+    s.step()                       # the instance that splits the root (tie rule)
+    assert s.model.n_leaves == 2
+    trace = s.focus_trace()
+    assert trace.leaf == s.model.root and trace.split_t == 3_400
+    assert trace.crossing == "tie"
+    assert trace.t[-1] == 3_399 and trace.will_split[-1]
+    assert trace.threshold[-1] < 0.05 < _hoeffding_eps(3_200)
+    # every point is the Hoeffding epsilon of the root at that time (weight = instances)
+    finite = [(t, eps) for t, eps in zip(trace.t, trace.threshold) if math.isfinite(eps)]
+    assert len(finite) >= len(trace.t) - 2       # only the first, pure instants have none
+    for t, eps in finite:
+        assert eps == pytest.approx(_hoeffding_eps(t), rel=1e-9)
+    # the rule was first met when epsilon fell below tau, at n = 3,224 (between two samples)
+    i = trace.t.index(trace.first_ready)
+    assert trace.t[i - 1] < math.ceil(math.log(1e7) / (2 * 0.05 ** 2)) <= trace.first_ready
+    svg = s.split_svg()
+    assert 'data-split="3400"' in svg and 'data-crossed="tie"' in svg
+    assert "wb-split-marker" in svg and "wb-quantity" in svg and "wb-tau" in svg
+    assert "split at t=3,400" in s.split_caption()
+
+
+def test_split_trace_shows_the_margin_crossing_on_electricity():
+    X, y, info = streams.electricity(return_info=True)
+    X, y = X[:1_000], y[:1_000]
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, **p), X, y)
+    s.step(150)
+    for _ in range(50):
+        s.step()
+    trace = s.focus_trace()
+    assert trace.split_t == 200 and trace.crossing == "margin"
+    assert trace.quantity[-1] > trace.threshold[-1]
+    assert trace.first_ready < 200
+    assert 'data-crossed="margin"' in s.split_svg()
+
+
+def test_trace_points_are_the_leaf_state_at_their_time(sea):
+    X, y = sea
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
+                        params=SMALL)
+    s.set_params(delta=1e-2)
+    s.step(3_000)
+    trace = s.focus_trace()
+    leaf = trace.leaf
+    assert len(trace.t) >= 3
+    for i in (0, len(trace.t) // 2, len(trace.t) - 1):
+        t = trace.t[i]
+        ref = HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X[:t], y[:t])
+        ex = ref.explain_one(X[t - 1])       # the instance learned last reached the leaf
+        assert ex.leaf == leaf
+        assert _same(ex.quantity, trace.quantity[i]) and _same(ex.threshold, trace.threshold[i])
+    # single steps extend the trace of the leaf they reach with that leaf's state
+    s2 = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
+                         params=SMALL)
+    s2.set_params(delta=1e-2)
+    s2.step(3_000)
+    checked = 0
+    for _ in range(60):
+        s2.step()
+        leaf = s2._focus[0]
+        if s2.model.tree.kind[leaf] != 0:
+            continue                      # this instance split its leaf
+        tr = s2.focus_trace()
+        ref = HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X[:s2.t], y[:s2.t])
+        ex = ref.explain_one(X[s2.t - 1])
+        assert ex.leaf == leaf and tr.t[-1] == s2.t
+        assert _same(tr.quantity[-1], ex.quantity) and _same(tr.threshold[-1], ex.threshold)
+        checked += 1
+    assert checked >= 50
+
+
+def test_panel_text_and_accuracy_chart(sea):
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, class_names=["no", "yes"])
+    assert "no instance yet" in s.instance_html()
+    s.step(299).step()
+    html = s.instance_html()
+    right = int((s.pred[:300] == y[:300]).sum())
+    assert f"({right} of 300 right)" in html and f"{right / 300:.1%}" in html
+    assert f"true label <b>{['no', 'yes'][y[299]]}</b>" in html
+    assert "wb-query" not in html                       # no strategy: no query line
+    svg = s.accuracy_svg()
+    assert 'data-t="300"' in svg and "wb-acc-line" in svg and "wb-query-line" not in svg
+
+
+class EveryOther:
+    """A trivial active-learning strategy: query the label of every other instance."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def query(self, model, x):
+        self.calls += 1
+        return self.calls % 2 == 1
+
+
+class EveryOtherWithRun(EveryOther):
+    """The same, with the slice method a numba-backed strategy would provide."""
+    runs = 0
+
+    def run(self, model, X, y):
+        EveryOtherWithRun.runs += 1
+        pred = np.empty(X.shape[0], np.int64)
+        queried = np.zeros(X.shape[0], bool)
+        for i in range(X.shape[0]):
+            pred[i] = model.predict_one(X[i])
+            queried[i] = self.query(model, X[i])
+            if queried[i]:
+                model.learn_one(X[i], y[i])
+        return pred, queried
+
+
+@pytest.mark.parametrize("strategy_cls", [EveryOther, EveryOtherWithRun])
+def test_active_learning_strategy(sea, strategy_cls):
+    X, y = sea
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
+                        params=SMALL, strategy=strategy_cls())
+    runs0 = EveryOtherWithRun.runs
+    for _ in range(101):
+        s.step()
+    html = s.instance_html()
+    assert "label queried" in html and "query rate" in html
+    s.step()
+    assert "label not queried" in s.instance_html()
+    s.step(898)
+    if strategy_cls is EveryOtherWithRun:
+        assert EveryOtherWithRun.runs == runs0 + 1
+    assert s.t == 1_000
+    assert np.array_equal(s.queried[:1_000], np.arange(1_000) % 2 == 0)
+    assert s.query_rate == 0.5 and s.model.n_seen == 500
+    ref = HoeffdingTree(3, 2, grace_period=50).partial_fit(X[:1_000:2], y[:1_000:2])
+    assert _state(s.model) == _state(ref)
+    assert "wb-query-line" in s.accuracy_svg()
+    assert "50.0%" in s.instance_html()
+    # a replay starts the strategy afresh: the same instances are queried
+    s.set_params(delta=1e-3)
+    assert np.array_equal(s.queried[:1_000], np.arange(1_000) % 2 == 0)
+    assert s.model.n_seen == 500
+    # the split chart maps model time (labels learned) to stream time
+    trace = s.focus_trace()
+    assert all(0 <= t <= 1_000 for t in trace.t)
+
+
+def test_side_by_side_stays_in_step(sea):
+    X, y = sea
+    a = viz.TreeStepper(make_ht, X, y, title="info gain")
+    b = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, criterion="gini", **p), X, y,
+                        params={"delta": (1e-9, 0.1, "log")})
+    a.step(10)                                   # compare lines them up first
+    pair = viz.side_by_side(a, b)
+    assert a.t == b.t == 10
+    pair.step(1).step(489)
+    assert a.t == b.t == 500
+    for st, crit in ((a, "info_gain"), (b, "gini")):
+        ref = HoeffdingTree(3, 2, criterion=crit)
+        res = evaluate.prequential(ref, X[:500], y[:500])
+        assert np.array_equal(st.pred[:500], res.predictions)
+    b.set_params(delta=1e-2)                     # one replays; both stay at 500
+    assert a.t == b.t == 500
+    box = pair.widget
+    assert "wb-compare" in box._dom_classes
+    pair.controls.step1.click()
+    assert a.t == b.t == 501
+    pair.reset()
+    assert a.t == b.t == 0
+    assert isinstance(viz.TreeStepper.compare([a, b]), viz.Compare)
+    X2, y2 = streams.sea(n=6_000, seed=2)
+    with pytest.raises(ValueError, match="same stream"):
+        viz.side_by_side(a, viz.TreeStepper(make_ht, X2, y2))
+    with pytest.raises(ValueError, match="at least two"):
+        viz.side_by_side(a)
+
+
+def test_widget_controls_drive_the_stepper(sea):
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, k=50)
+    panel = s.widget
+    assert "wb-stepper" in panel._dom_classes
+    c = s._controls
+    c.step1.click()
+    assert s.t == 1 and s._ui["tree"].dot_source == s.dot()
+    c.stepk.click()
+    assert s.t == 51
+    c.k_box.value = 10
+    assert c.stepk.description == "step 10"
+    c.stepk.click()
+    assert s.t == 61
+    s._ui["params"]["criterion"].value = "gini"
+    assert s.model.criterion == "gini" and s.t == 61
+    s._ui["params"]["grace_period"].value = 30
+    assert s.model.grace_period == 30 and isinstance(s.params["grace_period"], int)
+    assert 'data-t="61"' in s._ui["acc"].value
+    assert "accuracy so far" in s._ui["instance"].value
+    c.reset_button.click()
+    assert s.t == 0 and s.params["criterion"] == "gini"
+    # play: a coroutine on the event loop, k instances per tick at the chosen speed
+    c.speed.value = "1,000 / s"
+    ticks = asyncio.run(c.play(ticks=3))
+    assert ticks == 3 and s.t == 300 and not c.play_button.value
+    c.play_button.value = True          # no running event loop here: it switches itself off
+    assert not c.play_button.value
+
+
+def test_stepper_bad_input(sea):
+    X, y = sea
+    with pytest.raises(ValueError, match="make_learner"):
+        viz.TreeStepper(42, X, y)
+    with pytest.raises(ValueError, match="not a workbench learner"):
+        viz.TreeStepper(lambda **p: object(), X, y, params={})
+    with pytest.raises(ValueError, match="does not accept"):
+        viz.TreeStepper(lambda: HoeffdingTree(3, 2), X, y, params={"delta": (1e-9, 0.1, "log")})
+    with pytest.raises(ValueError, match="k must be"):
+        viz.TreeStepper(make_ht, X, y, k=0)
+    with pytest.raises(ValueError, match="k must be"):
+        viz.TreeStepper(make_ht, X, y).step(1.5)
+    for spec in [(1,), (1.0, 0.5), (0.0, 1.0, "log"), ("a", "b"), (0, 1, -2), "x", []]:
+        with pytest.raises(ValueError, match="parameter 'delta'"):
+            viz.TreeStepper(make_ht, X, y, params={"delta": spec})
+    with pytest.raises(ValueError, match="query"):
+        viz.TreeStepper(make_ht, X, y, strategy=object())
+    with pytest.raises(ValueError):
+        viz.TreeStepper(make_ht, X, y[:-1])
+    with pytest.raises(ValueError):
+        viz.TreeStepper(make_ht, X[:, :2], y)
+    with pytest.raises(ValueError):
+        viz.TreeStepper(make_ht, X[:0], y[:0])
+    with pytest.raises(ValueError, match="feature_names"):
+        viz.TreeStepper(make_ht, X, y, feature_names=["a"])
+    with pytest.raises(ValueError, match="class_names"):
+        viz.TreeStepper(make_ht, X, y, class_names=["a", "b", "c"])
+    bad_y = y.copy()
+    bad_y[3] = 7
+    with pytest.raises(ValueError):
+        viz.TreeStepper(make_ht, X, bad_y)
+
+
+def test_a_learner_instance_works_as_the_factory(sea):
+    X, y = sea
+    template = HoeffdingTree(3, 2, grace_period=77, feature_names=["a", "b", "c"])
+    s = viz.TreeStepper(template, X, y, params={"tau": (0.0, 0.2)})
+    s.step(200)
+    assert s.model.grace_period == 77 and s.model is not template and template.n_seen == 0
+    assert "a" in s.feature_names and s.params == {"tau": 0.05}
+
+
+def test_targets_one_step_under_100_ms_and_10k_under_1_s():
+    X, y, info = streams.electricity(return_info=True)
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, feature_names=info.feature_names, **p),
+                        X, y)
+    s.widget                          # the drawing is part of every step
+    s.step(), s.step(100)             # compile / load every kernel once
+    start = time.perf_counter()
+    s.step(10_000)
+    jump = time.perf_counter() - start
+    steps = []
+    for _ in range(40):
+        start = time.perf_counter()
+        s.step()
+        steps.append(time.perf_counter() - start)
+    assert jump < 1.0, f"a 10,000-instance step took {jump:.2f} s"
+    assert np.median(steps) < 0.1, f"one step took {np.median(steps) * 1e3:.0f} ms (median)"
