@@ -792,14 +792,21 @@ class TreeStepper:
                              f"{escape(trace.threshold_label)}",
                    "tie": f"{escape(trace.threshold_label)} fell below tau (a tie)"}.get(
                 trace.crossing, "the split rule was met")
-            ready = f" (ready from t={_fmt_int(trace.first_ready)})" \
+            ready = f" at t={_fmt_int(trace.first_ready)} (orange dot)" \
                 if trace.first_ready >= 0 else ""
             return (f"<div class='wb-split-caption'>Leaf {trace.leaf} split at "
                     f"t={_fmt_int(trace.split_t)} on <b>{escape(trace.split_test)}</b>: {how}"
-                    f"{ready}; the test runs every grace period.</div>")
-        ex = self.last.explanation if self.last is not None else None
-        reason = escape(ex.reason) if ex is not None and ex.leaf == trace.leaf else ""
-        return f"<div class='wb-split-caption wb-muted'>{reason}</div>"
+                    f"{ready}, and the split came at the next test (the leaf tests once per "
+                    "grace period).</div>")
+        if trace.first_ready >= 0 and not trace.will_split[-1]:
+            return (f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} met the split "
+                    f"rule from t={_fmt_int(trace.first_ready)} (orange dot) but no longer does: "
+                    "the rule only counts when the test runs, once per grace period.</div>")
+        if trace.first_ready >= 0:
+            return (f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} meets the split "
+                    f"rule since t={_fmt_int(trace.first_ready)} (orange dot): it splits at its "
+                    "next test.</div>")
+        return ""
 
     # ------------------------------------------------------------------ widgets
     @property
@@ -887,7 +894,6 @@ class TreeStepper:
         ui = self._ui
         ui["title"].value = self._heading()
         ui["tree"].dot_source = self.dot()
-        ui["instance"].value = self.instance_html()
         ui["acc"].value = self.accuracy_svg()
         ui["split"].value = self.split_svg()
         ui["caption"].value = self.split_caption()
@@ -895,6 +901,9 @@ class TreeStepper:
         ui["status"].value = (f"<span class='wb-muted' style='font-size:11px'>t = "
                               f"{_fmt_int(self.t)} / {_fmt_int(self.n)} · last action: learn "
                               f"{tm['learn_ms']:.1f} ms, draw {tm['draw_ms']:.1f} ms</span>")
+        # last: the browser applies updates in order, so once the readout (data-t) shows the
+        # new position, the charts already do
+        ui["instance"].value = self.instance_html()
         if self._controls is not None:
             self._controls.refresh()
 
