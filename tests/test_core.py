@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from workbench.core import criteria, observers, split as sp
+from workbench.core import criteria, observers
 from workbench.core.params import CRIT_GINI, CRIT_INFO_GAIN
 from workbench.learners import HoeffdingTree
 
@@ -108,14 +108,16 @@ def test_gaussian_split_dists_match_scipy():
     assert post[0, 0] == 400
 
 
-def test_gaussian_log_density_matches_scipy():
-    w, mean, m2 = 50.0, 1.5, 49 * 0.8 ** 2
-    for x in (-1.0, 1.5, 3.2):
-        assert observers.gaussian_log_density(w, mean, m2, x) == pytest.approx(
-            stats.norm.logpdf(x, 1.5, 0.8), rel=1e-12)
-    # no spread: 1 at the mean, 0 elsewhere (MOA)
-    assert observers.gaussian_log_density(1.0, 2.0, 0.0, 2.0) == 0.0
-    assert observers.gaussian_log_density(1.0, 2.0, 0.0, 2.1) == -np.inf
+def test_gaussian_without_spread_in_naive_bayes():
+    """A class seen once has density 1 at its value and 0 elsewhere (MOA's estimator)."""
+    X = np.array([[1.0], [2.0], [2.5], [3.0]])
+    y = np.array([0, 1, 1, 1])
+    model = HoeffdingTree(1, 2, grace_period=10**9, leaf_prediction="nb").partial_fit(X, y)
+    p_at = model.predict_proba(np.array([[1.0]]))[0]
+    # class 0: prior 1/4, density 1; class 1: prior 3/4 times its normal density at 1.0
+    d1 = stats.norm.pdf(1.0, 2.5, np.std([2.0, 2.5, 3.0], ddof=1))
+    assert p_at == pytest.approx(np.array([0.25, 0.75 * d1]) / (0.25 + 0.75 * d1))
+    assert model.predict_proba(np.array([[1.5]]))[0] == pytest.approx([0.0, 1.0])
 
 
 # ----------------------------------------------------------------------------- the leaf

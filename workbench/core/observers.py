@@ -53,24 +53,6 @@ def gaussian_sd(w, m2):
 
 
 @njit(cache=True)
-def gaussian_log_density(w, mean, m2, x):
-    """log of the class-conditional density at x (-inf where it is 0).
-
-    With no spread (one value seen, or all equal) the density is taken as 1 at the mean and
-    0 elsewhere, as MOA's estimator does.
-    """
-    if w <= 0.0:
-        return -np.inf
-    sd = gaussian_sd(w, m2)
-    if sd > 0.0:
-        z = (x - mean) / sd
-        return -LOG_SQRT_2PI - math.log(sd) - 0.5 * z * z
-    if x == mean:
-        return 0.0
-    return -np.inf
-
-
-@njit(cache=True)
 def normal_cdf(z):
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
@@ -113,21 +95,3 @@ def gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, s, j, cut, post):
                 left = 0.0
             post[0, k] += left
             post[1, k] += w - left
-
-
-@njit(cache=True)
-def nominal_update(nom, nom_w, s, j, v, k, w):
-    nom[s, j, v, k] += w
-    nom_w[s, j, k] += w
-
-
-@njit(cache=True)
-def nominal_log_prob(nom, nom_w, s, j, v, k, n_values):
-    """log of the Laplace estimate (n_vk + 1) / (n_k + V); -inf for a class never observed."""
-    nk = nom_w[s, j, k]
-    if nk <= 0.0:
-        return -np.inf
-    c = 0.0
-    if 0 <= v < n_values:
-        c = nom[s, j, v, k]
-    return math.log((c + 1.0) / (nk + n_values))

@@ -15,7 +15,7 @@ import math
 
 from numba import njit
 
-from .state import M_ROOT, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
+from .state import M_ROOT, NOMINAL_BINARY, NUMERIC
 
 
 # Performance note: a jitted function that takes the whole tree ``T`` and makes any call costs

@@ -17,7 +17,6 @@ splitting, :func:`release_subtree` returns a subtree's rows to the free lists.
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import njit
