@@ -58,6 +58,9 @@ DEFAULT_PARAMS = {"delta": (1e-10, 1e-1, "log"), "tau": (0.0, 0.2),
                   "grace_period": (10, 500), "criterion": ["info_gain", "gini"],
                   "leaf_prediction": ["nba", "mc", "nb"]}
 
+#: the split chart's replays keep a copy of the learner every this many learned instances
+SNAPSHOT_EVERY = 4096
+
 _REQUIRED = ("learn_one", "explain_one", "partial_fit", "predict_one", "tree", "apply")
 
 
@@ -277,7 +280,7 @@ class TreeStepper:
     def __init__(self, make_learner, X, y, *, params=None, k: int = 100, strategy=None,
                  feature_names=None, class_names=None, category_names=None, title=None,
                  max_nodes: int = 60, recent=None, window: int = 500,
-                 trace_points: int = 120):
+                 trace_points: int = 60):
         self._make = _maker(make_learner)
         probe = self._make()
         _check_learner(probe)
@@ -356,6 +359,7 @@ class TreeStepper:
         self.strategy = copy.deepcopy(self._strategy0)
         self._counts = np.zeros(self.model.tree.kind.shape[0], np.int64)
         self._traces: dict = {}
+        self._snapshots: dict = {}
         self._focus = None
         self.last: LastInstance | None = None
 
@@ -565,6 +569,21 @@ class TreeStepper:
                 self._counts[node] += 1
 
     # ------------------------------------------------------------------ split traces
+    def _model_at(self, m: int, Xl, yl):
+        """A fresh learner that has learned the first m learned instances, replayed from the
+        nearest snapshot (taken every ``SNAPSHOT_EVERY`` instances along earlier replays; the
+        learned sequence only grows until a reset or a parameter change clears them)."""
+        start = max((k for k in self._snapshots if k <= m), default=0)
+        model = copy.deepcopy(self._snapshots[start]) if start else self._new_model()
+        cur = start
+        while cur < m:
+            nxt = min(m, (cur // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY)
+            model.partial_fit(Xl[cur:nxt], yl[cur:nxt])
+            cur = nxt
+            if cur % SNAPSHOT_EVERY == 0 and cur not in self._snapshots:
+                self._snapshots[cur] = copy.deepcopy(model)
+        return model
+
     def _passes(self, X, leaf: int) -> np.ndarray:
         """Which rows of X pass through node ``leaf`` of the current tree."""
         T = self.model.tree
@@ -603,14 +622,16 @@ class TreeStepper:
             if hits.size and hits[-1] == split_m - 1:
                 hits = hits[:-1]       # after learning this one the leaf is gone
         if hits.size > self.trace_points:
-            pick = np.unique(np.linspace(0, hits.size - 1, self.trace_points).round()
-                             .astype(np.int64))
+            # two thirds spread over the leaf's life, a third over its last quarter, where
+            # a crossing that led to a split (or is about to) happens
+            m = hits.size - 1
+            wide = np.linspace(0, m, self.trace_points - self.trace_points // 3)
+            late = np.linspace(0.75 * m, m, self.trace_points // 3)
+            pick = np.unique(np.concatenate([wide, late]).round().astype(np.int64))
             hits = hits[pick]
         if hits.size == 0:
             return trace
-        fresh = self._new_model()
-        if created > 0:
-            fresh.partial_fit(Xl[:created], yl[:created])
+        fresh = self._model_at(created, Xl, yl)
         cur = created
         for h in hits:
             h = int(h)
