@@ -64,23 +64,29 @@ class _FallbackTree(widgets.HTML):
             f"<pre>{escape(source)}</pre>")
 
 
-def tree_widget(dot_source: str = "digraph { }"):
-    """A widget that draws DOT source and redraws whenever ``.dot_source`` is set."""
+def tree_widget(dot_source: str = "digraph { }", zoom: bool = False):
+    """A widget that draws DOT source and redraws whenever ``.dot_source`` is set.
+
+    zoom: let the mouse wheel zoom and drag pan the drawing (off by default, so that the
+    wheel scrolls the notebook, as a reader expects)."""
     if GraphvizAnyWidget is not None:
-        w = GraphvizAnyWidget(dot_source=dot_source)
+        w = GraphvizAnyWidget(dot_source=dot_source, enable_zoom=bool(zoom))
     else:  # pragma: no cover
         w = _FallbackTree(dot_source)
     w.add_class("wb-tree")
     return w
 
 
-def show(model, **dot_options):
+def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):
     """Draw ``model``'s tree in the notebook (options as :func:`workbench.viz.to_dot`).
 
-    Returns the widget; setting ``.dot_source`` on it redraws.  Works on a pip-only install:
+    Trees of more than ``max_nodes`` nodes show their deepest levels collapsed (None draws
+    every node); ``zoom=True`` lets the mouse wheel zoom into the drawing.  Returns the widget
+    (its last child draws; setting ``.dot_source`` on it redraws).  Works on a pip-only install:
     the layout runs in the browser (Graphviz as WebAssembly), no ``dot`` program needed.
     """
     from .dot import to_dot
-    box = widgets.VBox([widgets.HTML(TREE_CSS), tree_widget(to_dot(model, **dot_options))])
+    source = to_dot(model, max_nodes=max_nodes, **dot_options)
+    box = widgets.VBox([widgets.HTML(TREE_CSS), tree_widget(source, zoom=zoom)])
     box.add_class("wb-treeview")
     return box
