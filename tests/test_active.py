@@ -175,3 +175,33 @@ def test_montecarlo_uses_the_same_ddm():
 def test_leaf_consistency_radius():
     assert bounds.leaf_consistency(50, 1000, 0.01) == pytest.approx(
         math.sqrt(math.log(2 * 1000 / 0.01) / 100))
+
+
+def test_one_by_one_and_kernel_paths_agree(elec):
+    """Strategy.query (one instance, Python; the stepper's slow path) and Strategy.run (a
+    slice in numba) make the same decisions and leave the same model."""
+    X, y = elec
+    X, y = X[:4000], y[:4000]
+    for name in ("ConfTree", "VarUncertainty", "SplitConfTree"):
+        a_model, a = CTree(6, c=0.05), active.STRATEGIES[name](budget=0.3, seed=5)
+        b_model, b = CTree(6, c=0.05), active.STRATEGIES[name](budget=0.3, seed=5)
+        preds, queried = [], []
+        for xi, yi in zip(X, y):
+            preds.append(a_model.predict_one(xi))
+            q = a.query(a_model, xi)
+            queried.append(q)
+            if q:
+                a_model.learn_one(xi, yi)
+        p1, q1 = b.run(b_model, X[:1500], y[:1500])     # in two slices: counts carry over
+        p2, q2 = b.run(b_model, X[1500:], y[1500:])
+        assert np.array_equal(np.r_[q1, q2], queried), name
+        assert np.array_equal(np.r_[p1, p2], preds), name
+        assert a.counters.tolist() == b.counters.tolist()
+
+
+def test_strategy_without_budget_says_so():
+    X, y = streams.sea(n=100, seed=1)
+    with pytest.raises(ValueError, match="budget"):
+        active.ConfTree().query(HoeffdingTree(3, 2), X[0])
+    with pytest.raises(ValueError, match="budget"):
+        active.Random(budget=2.0)

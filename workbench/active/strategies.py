@@ -113,8 +113,8 @@ class Strategy:
     code = -1
     name = ""
 
-    def __init__(self, *, s: float = 0.01, nu: float = 0.2, delta: float | None = None,
-                 sigma: float = 1.0, seed: int = 0):
+    def __init__(self, *, budget: float | None = None, s: float = 0.01, nu: float = 0.2,
+                 delta: float | None = None, sigma: float = 1.0, seed: int = 0):
         for value, label in ((s, "s"), (nu, "nu")):
             if not isinstance(value, numbers.Real) or not 0 < value <= 1:
                 raise ValueError(f"{label} must be in (0, 1]; got {value!r}")
@@ -124,6 +124,10 @@ class Strategy:
             raise ValueError(f"sigma must be a finite number >= 0; got {sigma!r}")
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, numbers.Real)
+                                   or not 0 < budget <= 1):
+            raise ValueError(f"budget must be a query rate in (0, 1] or None; got {budget!r}")
+        self.budget = budget
         self.s, self.nu, self.delta, self.sigma, self.seed = s, nu, delta, sigma, int(seed)
         self.params = np.zeros(N_SPARAMS)
         self.params[S_STEP] = s
@@ -133,21 +137,44 @@ class Strategy:
         self.reset()
 
     def reset(self):
-        """Back to the initial threshold and the seed's first random number."""
+        """Back to the initial threshold, the seed's first random number, and no queries."""
         self.state = np.array([1.0])
         self.rng = seed_state(self.seed, 0)
+        #: [labels queried, instances seen, drifts, warnings] of the runs this object drove
+        self.counters = np.zeros(4, np.int64)
         return self
 
-    def query(self, model, x, budget: float, t: int) -> bool:
-        """Decision for one instance from Python (the stepper); the evaluation loop runs
-        :func:`decide` inside numba instead."""
+    def _budget(self) -> float:
+        if self.budget is None:
+            raise ValueError(f"{type(self).__name__} needs a budget here: construct it with "
+                             "budget=B (a query rate in (0, 1])")
+        return float(self.budget)
+
+    def query(self, model, x) -> bool:
+        """Algorithm 3 for one instance (the stepper's protocol): count it, and if the query
+        rate stays within the budget, ask :func:`decide`.  The model is not changed."""
+        budget = self._budget()
+        c = self.counters
+        c[1] += 1
+        if c[0] + 1 > budget * c[1]:
+            return False
         ex = model.explain_one(x)
         counts = ex.class_counts
         m = float(counts.sum())
         gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
-        q, _ = decide(self.code, self.params, self.state, self.rng, float(budget),
-                      float(ex.proba.max()), gap, m, float(max(t, 1)))
+        q, _ = decide(self.code, self.params, self.state, self.rng, budget,
+                      float(ex.proba.max()), gap, m, float(c[1]))
+        if q:
+            c[0] += 1
         return bool(q)
+
+    def run(self, model, X, y):
+        """Test, ask and learn a whole slice inside numba, continuing this object's counts
+        (the stepper's fast path).  Returns (predictions, queried mask)."""
+        from ..evaluate import prequential
+        res = prequential(model, X, y, strategy=self, budget=self._budget(), n_points=1,
+                          _counters=self.counters)
+        return res.predictions, res.queried.astype(bool)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -38,7 +38,7 @@ from ..drift.ddm import ddm_reset, ddm_step
 from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
                     reset_tree, split_decision)
 from .state import (M_FREE_NODES, M_FREE_SLOTS, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_ROOT,
-                    M_SEEN, M_T)
+                    M_T)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -263,7 +263,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         if not learn:
             continue
         # ---------------- ACTIVE setting: ask for the label?  (and drift detection)
-        meta[M_SEEN] += 1
         counters[C_SEEN] += 1
         from_random = True
         if code >= 0:
@@ -277,7 +276,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                         top_count = class_counts[leaf, k]
                 gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
                 labelled, from_random = decide(code, sparams, sstate, rng, budget, rep_pred_conf,
-                                               gap, m_leaf, float(meta[M_SEEN]))
+                                               gap, m_leaf, float(counters[C_SEEN]))
             if not labelled:
                 if want_leaves and (i + 1) % every == 0:
                     leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]

@@ -63,7 +63,6 @@ M_T = 7            # instances learned so far
 M_N_SPLITS = 8
 M_DEPTH = 9        # depth of the deepest leaf ever made
 M_GUARD_HITS = 10  # splits refused by the memory guard
-M_SEEN = 12        # instances the test-then-train loop has seen (labelled or not)
 N_META = 16
 
 

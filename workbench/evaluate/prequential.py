@@ -78,16 +78,16 @@ def _curves(correct: np.ndarray, every: int, window: int):
     return t, curve, window_curve
 
 
-def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
+def prequential(model, X, y, *, strategy=None, budget: float | None = None,
                 drift_detection: bool = False, n_points: int = 500, window: int = 1000,
-                keep_predictions: bool = True) -> PrequentialResult:
+                keep_predictions: bool = True, _counters=None) -> PrequentialResult:
     """Test-then-train ``model`` on the stream (X, y); the model keeps what it learned.
 
     Paper 000, Algorithm 3.  Without a ``strategy`` this is the FULL setting: every instance is
     predicted, then learned.  With a strategy (:mod:`workbench.active`) it is the ACTIVE
     setting: every instance is predicted (and counts for the accuracy), the strategy is asked
-    whether to query its label only while the query rate would stay within ``budget``, and
-    the model learns only the queried instances.
+    whether to query its label only while the query rate would stay within ``budget`` (by
+    default the strategy's own ``budget``), and the model learns only the queried instances.
 
     drift_detection  run DDM on the errors of the labelled instances (for the Split strategies,
                      only of the random sub-stream) and reset the tree on a drift, as paper 000
@@ -105,6 +105,8 @@ def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
     if strategy is not None and not isinstance(strategy, Strategy):
         raise ValueError(f"strategy must be a workbench.active strategy (e.g. "
                          f"active.ConfTree()); got {strategy!r}")
+    if budget is None:
+        budget = 1.0 if strategy is None or strategy.budget is None else strategy.budget
     if isinstance(budget, bool) or not isinstance(budget, (int, float)) \
             or not 0.0 < budget <= 1.0:
         raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
@@ -113,7 +115,8 @@ def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
     leaves = np.zeros(n // every, np.int64)
     active = ()
     queried = None
-    counters = np.zeros(4, np.int64)
+    counters = np.zeros(4, np.int64) if _counters is None else _counters
+    before = counters.copy()
     if strategy is not None or drift_detection:
         control = np.zeros(N_ACTIVE)
         control[:] = (-1.0 if strategy is None else strategy.code, budget,
@@ -132,7 +135,7 @@ def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
     seconds = time.perf_counter() - start
     correct = pred == y
     t, curve, window_curve = _curves(correct, every, window)
-    labels = int(counters[C_QUERIED]) if strategy is not None else n
+    labels = int(counters[C_QUERIED] - before[C_QUERIED]) if strategy is not None else n
     rate_curve = None
     if queried is not None:
         rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
@@ -143,8 +146,8 @@ def prequential(model, X, y, *, strategy=None, budget: float = 1.0,
                              confusion=confusion_matrix(y, pred, model.n_classes),
                              labels_used=labels, predictions=pred if keep_predictions else None,
                              queried=queried, query_rate_curve=rate_curve,
-                             n_drifts=int(counters[C_DRIFTS]),
-                             n_warnings=int(counters[C_WARNINGS]))
+                             n_drifts=int(counters[C_DRIFTS] - before[C_DRIFTS]),
+                             n_warnings=int(counters[C_WARNINGS] - before[C_WARNINGS]))
 
 
 def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> PrequentialResult:

@@ -475,9 +475,11 @@ class BaseTree:
             return (f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
                     f"test, after {wait:g} more instances.")
         # NO_SPLIT_BOUND
-        text = (f"Not split yet: the best split ({ex.best['test']}) beats the second best by "
-                f"{margin:.4g}, less than {level} = {f * ex.epsilon:.4g}, and epsilon is still "
-                f"above tau = {ex.tau:g}")
+        lead = (f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the "
+                f"same gain" if ex.second is not None and margin <= 1e-12 else
+                f"the best split ({ex.best['test']}) beats the second best by {margin:.3g}")
+        text = (f"Not split yet: {lead}, less than {level} = {f * ex.epsilon:.4g}, and epsilon "
+                f"is still above tau = {ex.tau:g}")
         if self.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
             R = merit_range(self.n_classes, self._config.params[P_CRITERION])
             k = R * R * math.log(1 / self.delta) / 2
