@@ -179,7 +179,7 @@ def top_two(merits):
     return b1, b2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def split_decision(T, C, node, merits, cuts, post):
     """Run the split test at a leaf.
 
@@ -208,6 +208,13 @@ def split_decision(T, C, node, merits, cuts, post):
     if eps < C.params[P_TAU]:
         return SPLIT_TIE, b1, b2, eps
     return NO_SPLIT_BOUND, b1, b2, eps
+
+
+@njit(cache=True)
+def explain_split(T, C, node, merits, cuts, post):
+    """:func:`split_decision` callable from Python (``explain_one``); a separate entry point so
+    that its wrapper is compiled only when an explanation is first asked for."""
+    return split_decision(T, C, node, merits, cuts, post)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -373,7 +373,7 @@ class BaseTree:
         d = self.n_features
         merits, cuts = np.empty(d), np.empty(d)
         post = np.empty((max(T.children.shape[1], 2), self.n_classes))
-        outcome, b1, b2, eps = sp.split_decision(T, C, leaf, merits, cuts, post)
+        outcome, b1, b2, eps = sp.explain_split(T, C, leaf, merits, cuts, post)
         return int(outcome), int(b1), int(b2), float(eps), merits, cuts
 
     def _candidate(self, j: int, merits, cuts) -> dict:
