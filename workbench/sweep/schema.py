@@ -5,25 +5,27 @@ One row per cell::
     cell_id learner params stream stream_kwargs seed protocol evaluate_kwargs   what ran
     n n_leaves depth labels_used seconds                                         always measured
     <metrics ...>                                                                 as asked (float)
-    curve_t curve error cell_seconds worker finished                              curve, outcome
+    curve_t curve error cell_seconds cpu_seconds worker finished                  curve, outcome
 
 ``params``, ``stream_kwargs`` and ``evaluate_kwargs`` are canonical JSON text; ``curve_t`` and
 ``curve`` are JSON lists (instances seen, running accuracy); ``error`` is empty when the cell
 ran; ``seconds`` is the learning loop's wall time and ``cell_seconds`` the whole cell's
-(stream generation included); ``worker`` is ``host:pid`` and ``finished`` a UTC time stamp.
+(stream generation included), ``cpu_seconds`` the processor time of the whole cell (unlike wall
+time, it does not grow when other processes compete for the cores); ``worker`` is
+``host:pid`` and ``finished`` a UTC time stamp.
 """
 from __future__ import annotations
 
 HEAD = ["cell_id", "learner", "params", "stream", "stream_kwargs", "seed", "protocol",
         "evaluate_kwargs"]
 MEASURED = ["n", "n_leaves", "depth", "labels_used", "seconds"]
-TAIL = ["curve_t", "curve", "error", "cell_seconds", "worker", "finished"]
+TAIL = ["curve_t", "curve", "error", "cell_seconds", "cpu_seconds", "worker", "finished"]
 
 INT_COLUMNS = frozenset({"seed", "n", "n_leaves", "depth", "labels_used"})
 STR_COLUMNS = frozenset({"cell_id", "learner", "params", "stream", "stream_kwargs", "protocol",
                          "evaluate_kwargs", "curve_t", "curve", "error", "worker", "finished"})
 #: columns that differ between two runs of the same cell (time, place)
-VOLATILE = ("seconds", "cell_seconds", "worker", "finished")
+VOLATILE = ("seconds", "cell_seconds", "cpu_seconds", "worker", "finished")
 
 
 def columns(metric_columns) -> list[str]:
@@ -38,6 +40,16 @@ def kind(column: str) -> str:
     if column in STR_COLUMNS:
         return "str"
     return "float"
+
+
+def mismatch(found, wanted) -> str:
+    """Why a file's columns do not fit this sweep, in words."""
+    fm, wm = metric_columns_of(found), metric_columns_of(wanted)
+    if fm is not None and wm is not None and fm != wm:
+        return (f"it holds a sweep that measured the metrics {fm}, but this sweep measures "
+                f"{wm}")
+    return (f"its columns {list(found)} are not the ones this version of workbench.sweep "
+            f"writes ({list(wanted)})")
 
 
 def metric_columns_of(cols) -> list[str] | None:

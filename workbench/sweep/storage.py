@@ -140,16 +140,16 @@ def parse_csv(data: bytes, path, columns: list[str] | None = None):
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not a workbench sweep results file (its first line is not "
                          "text); it is left as it is: choose another results file") from None
-    metrics = schema.metric_columns_of(header[:-1]) if header[-1:] == ["crc"] else None
-    if metrics is None:
+    file_columns = header[:-1]
+    if header[:1] != ["cell_id"] or header[-1:] != ["crc"]:
         raise ValueError(f"{path} is not a workbench sweep results file (its columns are "
                          f"{header[:8]}...); it is left as it is: choose another results file")
-    file_columns = header[:-1]
     if columns is not None and file_columns != list(columns):
-        want = schema.metric_columns_of(columns)
-        raise ValueError(f"{path} holds a sweep that measured the metrics {metrics}, but this "
-                         f"sweep measures {want}; its finished cells would not match, so it is "
-                         "left as it is: choose another results file (or the same metrics)")
+        raise ValueError(f"{path}: {schema.mismatch(file_columns, columns)}; its finished cells "
+                         "would not match, so it is left as it is: choose another results file")
+    if schema.metric_columns_of(file_columns) is None:
+        raise ValueError(f"{path} was written by another version of workbench.sweep (columns "
+                         f"{file_columns}); it cannot be read as results")
     kinds = [schema.kind(c) for c in file_columns]
     rows = []
     pos = len(first) + 1
@@ -286,14 +286,15 @@ def read_parquet_parts(folder: Path, columns: list[str] | None = None):
                              "the other parts are kept") from None
         meta = (table.schema.metadata or {}).get(_MARK)
         names_ = table.column_names
-        if meta is None or json.loads(meta) != names_ or schema.metric_columns_of(names_) is None:
+        if meta is None or json.loads(meta) != names_ or names_[:1] != ["cell_id"]:
             raise ValueError(f"{part} is not a workbench sweep part; the folder is left as it "
                              "is: choose another results folder")
         if found is not None and names_ != list(found):
-            raise ValueError(f"{part} holds a sweep that measured the metrics "
-                             f"{schema.metric_columns_of(names_)}, but this sweep measures "
-                             f"{schema.metric_columns_of(found)}; it is left as it is: choose "
-                             "another results folder (or the same metrics)")
+            raise ValueError(f"{part}: {schema.mismatch(names_, found)}; the folder is left as "
+                             "it is: choose another results folder")
+        if schema.metric_columns_of(names_) is None:
+            raise ValueError(f"{part} was written by another version of workbench.sweep "
+                             f"(columns {names_}); it cannot be read as results")
         found = names_
         rows.extend(table.to_pylist())
     return parts, rows, found

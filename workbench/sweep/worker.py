@@ -42,7 +42,7 @@ def run_cell(cell: Cell) -> dict:
     from .. import evaluate
     global _WORKER
     _WORKER = f"{socket.gethostname()}:{os.getpid()}"     # a forked worker has its own pid
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     row = describe_row(cell)
     try:
         fn = resolve_stream(cell.stream)
@@ -51,7 +51,10 @@ def run_cell(cell: Cell) -> dict:
             kwargs["seed"] = cell.seed
         X, y, info = fn(**kwargs, return_info=True)
         cls = resolve_learner(cell.learner)
-        start += warm(cls, cell)                # once per process; not the cell's time
+        w0, c0 = time.perf_counter(), time.process_time()
+        warm(cls, cell)                         # once per process; not the cell's time
+        start += time.perf_counter() - w0
+        cpu += time.process_time() - c0
         model = build_learner(cls, fresh(cell.params), info)
         res = evaluate.prequential(model, X, y, **_evaluate_kwargs(cell))
         row.update(n=int(res.n), n_leaves=int(model.n_leaves), depth=int(model.depth),
@@ -63,6 +66,7 @@ def run_cell(cell: Cell) -> dict:
     except Exception as exc:                                        # noqa: BLE001 (recorded)
         row["error"] = describe_error(exc)
     row["cell_seconds"] = time.perf_counter() - start
+    row["cpu_seconds"] = time.process_time() - cpu
     row["finished"] = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return row
 
@@ -76,8 +80,8 @@ def describe_row(cell: Cell) -> dict:
            "n": None, "n_leaves": None, "depth": None, "labels_used": None, "seconds": None}
     for column, _ in cell.metrics:
         row[column] = None
-    row.update(curve_t="[]", curve="[]", error="", cell_seconds=None, worker=_WORKER,
-               finished="")
+    row.update(curve_t="[]", curve="[]", error="", cell_seconds=None, cpu_seconds=None,
+               worker=_WORKER, finished="")
     return row
 
 
@@ -128,17 +132,14 @@ def describe_error(exc: BaseException) -> str:
 
 
 # --------------------------------------------------------------------------- warm-up
-def warm(cls, cell: Cell) -> float:
-    """Load (or compile once) the kernels of ``cls`` and the cell's protocol in this process;
-    the seconds it took (0 when already done)."""
+def warm(cls, cell: Cell) -> None:
+    """Load (or compile once) the kernels of ``cls`` and the cell's protocol in this process."""
     key = (cls, cell.protocol, to_json(cell.evaluate_kwargs))
     if key in _warmed:
-        return 0.0
-    start = time.perf_counter()
+        return
     _warmed.add(key)
     with _first_compile_lock():
         _tiny_run(cls, cell)
-    return time.perf_counter() - start
 
 
 def _tiny_run(cls, cell: Cell) -> None:
