@@ -221,7 +221,7 @@ def test_rows_hold_what_the_protocol_measures():
     assert row.f_measure_0 == res.f_measure(0) and row.recall_1 == res.recall(1)
     assert row.n_leaves == model.n_leaves and row.depth == model.depth
     assert row.leaves_per_kilo == pytest.approx(1000 * model.n_leaves / len(y))
-    assert 0 < row.seconds <= row.cell_seconds
+    assert 0 < row.seconds <= row.cell_seconds and 0 < row.cpu_seconds
     assert len(row.curve) == len(row.curve_t) == 20
     assert row.curve_t[-1] == res.t[-1] and row.curve[-1] == pytest.approx(res.curve[-1], abs=1e-6)
     assert json.loads(row.params) == {} and row.protocol == "full"
@@ -260,14 +260,20 @@ def serial_results():
                      backend="serial", progress=False)
 
 
-def test_local_processes_give_the_serial_results_cell_for_cell(serial_results, tmp_path):
+@pytest.fixture(scope="module")
+def local_results(tmp_path_factory):
+    path = tmp_path_factory.mktemp("local") / "r.parquet"
     df = sweep.run("HoeffdingTree", GRID, STREAMS, ["accuracy", "kappa"], seeds=[1, 2],
-                   processes=2, results=tmp_path / "r.parquet", progress=False)
+                   processes=2, results=path, progress=False)
+    return df, path
+
+
+def test_local_processes_give_the_serial_results_cell_for_cell(serial_results, local_results):
+    df, path = local_results
     assert len(df) == 4 * 5 and (df.error != "").sum() == 2 * 5
     _same_results(serial_results, df)
-    assert df.worker.nunique() >= 1 and not df.worker.str.contains(f":{os.getpid()}$").any()
-    _same_results(df, sweep.load(tmp_path / "r.parquet").set_index("cell_id")
-                  .loc[df.cell_id].reset_index())
+    assert not df.worker.str.contains(f":{os.getpid()}$").any()     # ran in other processes
+    _same_results(df, sweep.load(path).set_index("cell_id").loc[df.cell_id].reset_index())
 
 
 @pytest.fixture(scope="module")
@@ -279,16 +285,18 @@ def cluster():
             yield lc, client
 
 
-def test_dask_local_cluster_gives_the_local_results_cell_for_cell(serial_results, cluster,
+def test_dask_local_cluster_gives_the_local_results_cell_for_cell(local_results, cluster,
                                                                    tmp_path):
     lc, client = cluster
+    local, _ = local_results
     df = sweep.run("HoeffdingTree", GRID, STREAMS, ["accuracy", "kappa"], seeds=[1, 2],
                    client=client, results=tmp_path / "d.csv", progress=False)
-    _same_results(serial_results, df)
-    assert not df.worker.str.contains(f":{os.getpid()}$").any()
+    _same_results(local, df)
+    workers = {f":{pid}" for pid in client.run(os.getpid).values()}
+    assert {w[w.index(":"):] for w in df.worker} <= workers        # ran on the cluster
     by_address = sweep.run("HoeffdingTree", GRID, STREAMS[:1], ["accuracy", "kappa"],
                            seeds=[1], address=lc.scheduler_address, progress=False)
-    _same_results(serial_results[:1], by_address[:1])
+    _same_results(local[:1], by_address[:1])
     assert not client.status == "closed"           # our client is not closed by run()
 
 
@@ -337,6 +345,20 @@ def test_a_cell_that_always_kills_its_worker_is_recorded_as_an_error(tmp_path):
     assert len(doomed) == 1 and doomed.error.iloc[0].startswith("WorkerDied")
     assert len(tally.read_text()) == 1 + 2      # once among others, then twice alone
     assert (df[df.learner == "HoeffdingTree"].error == "").all()
+
+
+def test_a_script_without_main_guard_gets_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "unguarded.py"
+    script.write_text("from workbench import sweep\n"
+                      "sweep.run('HoeffdingTree', None, {'sea': {'n': 500}}, seeds=[1, 2],\n"
+                      "          processes=2, progress=False)\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path)
+    assert out.returncode != 0
+    assert "RuntimeError: the sweep's worker processes died while starting" in out.stderr
+    assert 'if __name__ == "__main__":' in out.stderr
 
 
 # ----------------------------------------------------------------------------- resuming
@@ -389,6 +411,12 @@ def test_a_damaged_or_foreign_csv_is_an_error_and_left_alone(tmp_path):
     with pytest.raises(ValueError, match="measured the metrics"):
         sweep.run(**{**kw, "metrics": ["accuracy"]})
     assert path.read_bytes() == data
+
+    other_version = tmp_path / "old.csv"
+    other_version.write_text("cell_id,learner,accuracy,crc\n")
+    with pytest.raises(ValueError, match="not the ones this version of workbench.sweep writes"):
+        sweep.run(**{**kw, "results": other_version})
+    assert other_version.read_text() == "cell_id,learner,accuracy,crc\n"
 
     foreign = tmp_path / "theirs.csv"
     foreign.write_text("a,b,c\n1,2,3\n")
