@@ -146,6 +146,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     if code >= 0 or ddm_mode > 0:
         predicting = True
     need_probs = want_proba or code >= 0     # class probabilities, not only the argmax
+    countdown = every - start % every        # rows until the next leaves sample
     for i in range(start, n):
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
@@ -162,17 +163,20 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 total = 0.0
                 for k in range(K):
                     total += class_counts[leaf, k]
-                mc_pred = 0
-                for k in range(K):
-                    out[k] = class_counts[leaf, k] / total if total > 0.0 else 1.0 / K
-                    if out[k] > out[mc_pred]:
+                mc_pred = 0     # argmax of the counts (ties: lowest class)
+                for k in range(1, K):
+                    if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
                         mc_pred = k
+                if need_probs or want_proba:
+                    for k in range(K):
+                        out[k] = class_counts[leaf, k] / total if total > 0.0 else 1.0 / K
                 p = mc_pred
                 nb_pred = mc_pred
                 if mode != LEAF_MC and total > 0.0 and total >= nb_threshold:
                     s = stats_slot[leaf]
                     top = -np.inf
                     nb_pred = 0
+                    inv_total = 1.0 / total
                     for k in range(K):
                         ck = class_counts[leaf, k]
                         logv = -np.inf
@@ -224,7 +228,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                             if not dead:
                                 # one logarithm per class: log(prior) + log(pn) - log(pv) / 2,
                                 # all inside [1e-50, 1e50] after renormalisation
-                                r = ck / total * pn
+                                r = ck * inv_total * pn
                                 logv = 0.5 * math.log(r * r / pv) + lpn - 0.5 * lpv \
                                     - n_gauss * LOG_SQRT_2PI - 0.5 * quad
                         buf[k] = logv
@@ -278,8 +282,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 labelled, from_random = decide(code, sparams, sstate, rng, budget, rep_pred_conf,
                                                gap, m_leaf, float(counters[C_SEEN]))
             if not labelled:
-                if want_leaves and (i + 1) % every == 0:
-                    leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
+                if want_leaves:
+                    countdown -= 1
+                    if countdown == 0:
+                        countdown = every
+                        leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
                 continue
             counters[C_QUERIED] += 1
             if want_queried:
@@ -343,8 +350,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if total - last_eval[leaf] >= grace:
                 last_eval[leaf] = total
                 attempt_split(T, C, leaf, merits, cuts, post)
-        if want_leaves and (i + 1) % every == 0:
-            leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
+        if want_leaves:       # a countdown: an integer modulo per instance costs more
+            countdown -= 1
+            if countdown == 0:
+                countdown = every
+                leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
     return n
 
 
