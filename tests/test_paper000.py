@@ -1,0 +1,273 @@
+"""Fast checks of the paper-000 experiment runners (workbench.experiments.paper000).
+
+The notebook itself runs in tests/test_notebooks.py; here every runner is called at a tiny size
+and checked for its shape, the sanity of its numbers and reproducibility at a fixed seed.
+"""
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from workbench import streams  # noqa: E402
+from workbench.experiments import paper000 as P  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+# --------------------------------------------------------------------------- mode
+def test_sizes_follow_workbench_fast(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_FAST", "1")
+    assert P.fast_mode() and P.sizes() is P.FAST
+    monkeypatch.setenv("WORKBENCH_FAST", "0")
+    assert not P.fast_mode() and P.sizes() is P.FULL
+    assert P.sizes(fast=True) is P.FAST
+    assert "FAST" in P.describe_mode(fast=True) and "1,000 x 500,000" in P.describe_mode(True)
+    # the full reproduction is larger than the fast one in every dimension
+    assert P.FULL.fig3_trees > P.FAST.fig3_trees and P.FULL.trials > P.FAST.trials
+
+
+# --------------------------------------------------------------------------- Sec. III
+def test_impurities_bound_the_min_function_except_entropy_in_nats():
+    df = P.impurities()
+    assert list(df.columns) == ["p", "min", "entropy_nats", "entropy_bits", "gini",
+                                "kearns_mansour"]
+    assert df.gini.max() == pytest.approx(0.5) and df.kearns_mansour.max() == pytest.approx(0.5)
+    chk = P.upper_bound_check(20_001).set_index("impurity")
+    assert chk.loc[["entropy_bits", "gini", "kearns_mansour"], "holds"].all()
+    assert not chk.loc["entropy_nats", "holds"]
+    # ln(2)/2 < 1/2 at p = 1/2; the failure band is symmetric around 1/2
+    assert chk.loc["entropy_nats", "min_gap"] == pytest.approx(math.log(2) / 2 - 0.5, abs=1e-9)
+    lo, hi = chk.loc["entropy_nats", ["fails_from", "fails_to"]]
+    assert lo == pytest.approx(1 - hi, abs=1e-4) and 0.30 < lo < 0.32
+
+
+def test_gain_table_min_function_is_blind_to_a_split_that_keeps_the_majority():
+    g = P.gain_table().set_index("functional")
+    assert g.loc["min", "gain"] == pytest.approx(0.0, abs=1e-12)
+    assert (g.loc[["entropy_bits", "gini", "kearns_mansour"], "gain"] > 0.03).all()
+    # Gini by hand: J(Y) = 2 .75 .25, J(Y|F) = .5 (2 .6 .4) + .5 (2 .9 .1)
+    assert g.loc["gini", "gain"] == pytest.approx(0.375 - 0.33)
+
+
+# --------------------------------------------------------------------------- Theorems 1-3
+def test_bound_curves_hold_and_are_reproducible():
+    kw = dict(ms=(20, 200), grid=3, search_trials=400, trials=2000, seed=11)
+    a = P.bound_curves(**kw)
+    b = P.bound_curves(**kw)
+    assert len(a) == 6 and set(a.estimator) == set(P.THEOREMS)
+    assert (a.p_exceed <= 0.05).all() and (a.ratio > 1).all()
+    assert (a.empirical_quantile > 0).all()
+    assert a.equals(b)
+    # the bound shrinks with m; the 0.95-quantile too
+    for _, g in a.groupby("estimator"):
+        g = g.sort_values("m")
+        assert g.bound.is_monotonic_decreasing and g.empirical_quantile.is_monotonic_decreasing
+
+
+def test_printed_q_definition_fails_and_corrected_holds():
+    df = P.printed_vs_corrected(ms=(10_000,), trials=2000).set_index("estimator")
+    assert df.loc["gini", "p_exceed"] == 0 and df.loc["kearns_mansour", "p_exceed"] == 0
+    assert df.loc["gini_as_printed", "p_exceed"] == 1
+    assert df.loc["kearns_mansour_as_printed", "p_exceed"] == 1
+    # the printed estimators converge to sum_k 2 p_k (1 - p_k), not to J
+    assert df.loc["gini_as_printed", "mean"] == pytest.approx(0.635, abs=0.01)
+    assert df.loc["gini", "mean"] == pytest.approx(df.loc["gini", "truth"], abs=0.01)
+
+
+def test_plot_bound_curves_returns_a_figure():
+    c = P.bound_curves(ms=(20, 200), grid=2, search_trials=200, trials=500,
+                       estimators=("entropy", "gini", "kearns_mansour", "info_gain"))
+    pr = P.printed_vs_corrected(ms=(20, 200), trials=500)
+    fig = P.plot_bound_curves(c, pr)
+    assert sum(ax.get_visible() for ax in fig.axes) == 5
+
+
+# --------------------------------------------------------------------------- Theorem 4
+def test_schedule_grows_with_depth_time_dimension_and_falls_with_m():
+    assert P.schedule(100, 0, 10_000, 5) > P.schedule(1000, 0, 10_000, 5)
+    assert P.schedule(1000, 5, 10_000, 5) > P.schedule(1000, 0, 10_000, 5)
+    assert P.schedule(1000, 0, 10 ** 6, 5) > P.schedule(1000, 0, 10 ** 4, 5)
+    assert P.schedule(1000, 0, 10 ** 4, 50) > P.schedule(1000, 0, 10 ** 4, 5)
+    # delta = 1/t by default (Remark 1)
+    assert P.schedule(1000, 2, 10 ** 4, 5) == pytest.approx(
+        P.schedule(1000, 2, 10 ** 4, 5, delta=1e-4))
+    v = P.schedule(np.array([100, 1000]), 1, 10 ** 4, 5, criterion="entropy")
+    assert v.shape == (2,) and v[0] > v[1]
+
+
+def test_eq10_is_undefined_at_the_root_as_printed_and_c_near_4_matches_eq7():
+    df = P.eq10_vs_eq7()
+    assert df[df.depth == 0].eq10_printed.isna().all()
+    assert df[df.depth > 0].eq10_printed.notna().all()
+    assert df.c_match.between(3.0, 5.0).all()
+
+
+def test_split_rule_check_ctree_never_splits_suboptimally():
+    df = P.split_rule_check(trials=200, m_max=4000)
+    assert len(df) == 6
+    ct = df[df.rule == "ctree"]
+    assert (ct.p_suboptimal == 0).all()
+    easy_vfdt = df[(df.rule == "vfdt") & df.law.str.startswith("easy")].iloc[0]
+    assert easy_vfdt.p_split == 1.0 and easy_vfdt.median_split_at == 200
+
+
+def test_schedule_plot_and_widget():
+    fig = P.plot_schedule(depth=2, t=10_000, d=5, c=0.01)
+    assert len(fig.axes) == 3
+    w = P.schedule_widget()
+    assert len(w.children) >= 5
+
+
+# --------------------------------------------------------------------------- Theorem 5
+def test_leaf_consistency_failure_below_delta():
+    df = P.leaf_consistency_table(ts=(20, 100), deltas=(0.1, 0.5), trials=4000)
+    assert len(df) == 8
+    assert (df.p_fail <= df.delta).all()
+    always = df[df.policy == "always"]
+    assert (always.exact_fail < always.delta / 40).all()
+    assert P.plot_leaf_consistency(df) is not None
+
+
+# --------------------------------------------------------------------------- RandCBT
+def test_rand_cbt_prose_loses_leaves_but_algorithm_4_keeps_fifty():
+    counts = P.prose_leaf_counts(50, draws=300, seed=1)
+    assert counts.max() < 50 and counts.min() > 10
+    for seed in range(3):
+        _, _, info = streams.rand_cbt(n=1000, seed=seed, return_info=True)
+        assert info.tree.n_leaves == 50
+
+
+def test_stepper_demo_side_by_side_and_generator():
+    compare, gen, info = P.stepper_demo(n=3000, start=500, k=100)
+    assert len(compare.steppers) == 2 and compare.t == 500
+    assert all(s.t == 500 for s in compare.steppers)
+    assert "digraph" in gen.dot_source and info.tree.n_leaves == 6
+    compare.step(100)
+    assert compare.t == 600
+
+
+# --------------------------------------------------------------------------- Figure 3
+@pytest.fixture(scope="module")
+def fig3_small():
+    return P.fig3_grid(n_trees=2, n_examples=6000, n_params=3, backend="serial")
+
+
+def test_fig3_grid_shape_and_sanity(fig3_small):
+    df = fig3_small
+    assert len(df) == 3 * 3 * 2
+    assert set(df.learner) == set(P.LEARNERS)
+    assert df.groupby("learner").param.nunique().eq(3).all()
+    assert df.seed.nunique() == 2 and (df.n == 6000).all()
+    assert df.accuracy.between(0.4, 1.0).all() and (df.n_leaves >= 1).all()
+    # H-Tree ran with the paper's settings
+    h = df[df.learner == "HoeffdingTree"]
+    assert (h.criterion == "gini").all() and (h.grace_period == 100).all()
+
+
+def test_fig3_grid_is_reproducible(fig3_small):
+    again = P.fig3_grid(n_trees=2, n_examples=6000, n_params=3, backend="serial")
+    cols = ["learner", "param", "seed", "accuracy", "n_leaves"]
+    assert fig3_small[cols].reset_index(drop=True).equals(again[cols].reset_index(drop=True))
+
+
+def test_fig3_summaries_and_claims(fig3_small):
+    s = P.fig3_summary(fig3_small)
+    assert len(s) == 9 and (s.n_runs == 2).all()
+    assert (s.lo <= s.accuracy).all() and (s.accuracy <= s.hi).all()
+    b = P.fig3_binned(fig3_small)
+    assert b.n_runs.sum() == len(fig3_small)
+    cmp = P.fig3_compare(fig3_small, sizes_=(1, 5, 10_000))
+    assert set(cmp.other) == {"HoeffdingTree", "CorrHTree"}
+    assert (cmp[cmp.leaves == 10_000].verdict == "n/a").all()
+    claims = P.fig3_claims(fig3_small)
+    assert isinstance(claims["dominates"], bool)
+    assert set(claims["best_per_learner"].learner) == set(P.LEARNERS)
+    assert "C-Tree" in P.fig3_verdict(claims, fig3_small)
+    assert len(P.plot_fig3(fig3_small).axes) == 2
+
+
+def test_rand_cbt_by_leaf_is_the_same_sample_in_leaf_blocks():
+    X, y, info = streams.rand_cbt(n=2000, seed=5, n_leaves=8, return_info=True)
+    Xb, yb, infob = P.rand_cbt_by_leaf(n=2000, seed=5, n_leaves=8, return_info=True)
+    leaves = infob.tree.apply(Xb)
+    assert (np.diff(leaves) >= 0).all()                 # one block per leaf, in order
+    assert sorted(map(tuple, np.c_[X, y])) == sorted(map(tuple, np.c_[Xb, yb]))
+    assert infob.name == "rand_cbt_by_leaf"
+
+
+def test_fig3_grid_by_leaf_order():
+    df = P.fig3_grid(n_trees=1, n_examples=4000, n_params=2, backend="serial", order="by_leaf")
+    assert len(df) == 6 and (df.order == "by_leaf").all()
+    assert df.stream.str.endswith("rand_cbt_by_leaf").all()
+    with pytest.raises(ValueError, match="order"):
+        P.fig3_grid(n_trees=1, n_examples=4000, n_params=2, backend="serial", order="sorted")
+
+
+# --------------------------------------------------------------------------- Table I, Fig. 4
+def test_table1_records_the_electricity_class_counts():
+    t = P.table1().set_index("data set")
+    assert t.loc["electricity", "our class 1"] == 19_237
+    assert t.loc["electricity", "our class 0"] == 26_075
+    assert t.loc["electricity", "paper |+|"] == 26_075
+    assert t.loc["adult", "our class 1"] == 7_508
+
+
+def test_permuted_is_a_reproducible_permutation():
+    X0, y0 = P.permuted("electricity", seed=None)
+    X1, y1 = P.permuted("electricity", seed=3)
+    X2, y2 = P.permuted("electricity", seed=3)
+    assert np.array_equal(X1, X2) and np.array_equal(y1, y2)
+    assert not np.array_equal(y0, y1) and np.bincount(y0).tolist() == np.bincount(y1).tolist()
+    Xn, yn, info = P.permuted("adult", seed=None, n=100, return_info=True)
+    assert Xn.shape[0] == 100 and info.nominal_features
+
+
+def test_fig4_small():
+    df = P.fig4(n_perm=1, n_params=2, backend="serial")
+    assert len(df) == 2 * 3 * 2
+    assert set(df.dataset) == {"electricity", "adult"}
+    adult = df[df.dataset == "adult"]
+    assert np.allclose(adult.score, adult.f_measure_1)
+    elec = df[df.dataset == "electricity"]
+    assert np.allclose(elec.score, elec.accuracy)
+    assert df.score.between(0.2, 1.0).all()
+    best = P.fig4_best(df)
+    assert len(best) == 6
+    cmp = P.fig4_compare(df)
+    assert set(cmp.dataset) == {"electricity", "adult"}
+    text = P.fig4_verdict(df)
+    assert "electricity" in text and "adult" in text
+    assert len(P.plot_fig4(df).axes) == 2
+
+
+# --------------------------------------------------------------------------- Fig. 5
+def test_fig5_small_budget_respected_and_reproducible():
+    kw = dict(datasets=("electricity",), budgets=(0.1, 0.3),
+              strategies=("Random", "ConfTree"), n_seeds=1, c=0.05, n_rows=4000)
+    a = P.fig5(**kw)
+    b = P.fig5(**kw)
+    assert len(a) == 1 + 2 * 2
+    act = a[a.strategy != "FULL"]
+    assert (act.query_rate <= act.budget + 1e-9).all() and (act.query_rate > 0).all()
+    assert a[a.strategy == "FULL"].query_rate.iloc[0] == 1.0
+    assert a.drop(columns=[]).equals(b)
+    ranks = P.fig5_ranks(a)
+    assert set(ranks.strategy) == {"Random", "ConfTree"}
+    assert len(P.plot_fig5(a).axes) == 2
+    assert "ConfTree" in P.fig5_verdict(a)
+
+
+def test_tune_c_picks_a_grid_value():
+    c, frame = P.tune_c("electricity", grid=(0.01, 0.1, 1.0), n_rows=3000)
+    assert c in (0.01, 0.1, 1.0) and len(frame) == 3
+    assert frame.score.max() == frame[frame.c == c].score.iloc[0]
