@@ -333,3 +333,15 @@ def test_split_outcome_codes_are_distinct():
     codes = {sp.NO_SPLIT_PURE, sp.NO_SPLIT_NO_CANDIDATE, sp.NO_SPLIT_BOUND, sp.SPLIT_MARGIN,
              sp.SPLIT_TIE, sp.NO_SPLIT_DEPTH, sp.NO_SPLIT_SINGLE}
     assert len(codes) == 7
+
+
+def test_explain_with_tied_gains_and_no_tie_rule():
+    """Two identical features give tied gains; with tau = 0 the sentence must still be made."""
+    rng = np.random.default_rng(2)
+    a = rng.uniform(size=3_000)
+    X = np.column_stack([a, a])
+    y = (a > 0.5).astype(np.int64) ^ (rng.random(3_000) < 0.3)
+    model = HoeffdingTree(2, 2, tau=0.0, grace_period=10**9).partial_fit(X, y)
+    ex = model.explain_one(X[0])
+    assert ex.best["merit"] == ex.second["merit"]
+    assert "same gain" in ex.reason and "tau = 0" in ex.reason

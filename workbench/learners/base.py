@@ -486,6 +486,10 @@ class BaseTree:
             need = k / self.tau ** 2 if self.tau > 0 else math.inf
             if margin > 0:
                 need = min(need, k * f * f / margin ** 2)
-            text += (f"; if the gains stay as they are, the leaf splits once it has seen about "
-                     f"{math.ceil(need):,} instances (it has {ex.n:g})")
+            if math.isfinite(need):
+                text += (f"; if the gains stay as they are, the leaf splits once it has seen "
+                         f"about {math.ceil(need):,} instances (it has {ex.n:g})")
+            else:
+                text += ("; with tau = 0 and tied gains it will not split until the gains "
+                         "differ")
         return text + "."
