@@ -184,8 +184,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                             logv = math.log(ck / total)
                         elif ck > 0.0:
                             quad = 0.0
-                            pv = 1.0    # product of m2/(w-1) (variances), renormalised into lpv
-                            lpv = 0.0
+                            piv = 1.0   # product of 1/variance, renormalised into lpiv
+                            lpiv = 0.0
                             pn = 1.0    # product of nominal likelihoods, into lpn
                             lpn = 0.0
                             n_gauss = 0
@@ -216,20 +216,21 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                     if w <= 0.0:
                                         dead = True
                                     elif w > 1.0 and m2 > 0.0:
-                                        # z^2 = diff^2 / var with var = m2 / (w - 1)
-                                        quad += diff * diff * (w - 1.0) / m2
-                                        pv *= m2 / (w - 1.0)
-                                        if pv > 1e50 or pv < 1e-50:
-                                            lpv += math.log(pv)
-                                            pv = 1.0
+                                        # z^2 = diff^2 / var, var = m2 / (w - 1): one division
+                                        inv_var = (w - 1.0) / m2
+                                        quad += diff * diff * inv_var
+                                        piv *= inv_var
+                                        if piv > 1e50 or piv < 1e-50:
+                                            lpiv += math.log(piv)
+                                            piv = 1.0
                                         n_gauss += 1
                                     elif diff != 0.0:
                                         dead = True
                             if not dead:
-                                # one logarithm per class: log(prior) + log(pn) - log(pv) / 2,
-                                # all inside [1e-50, 1e50] after renormalisation
+                                # one logarithm per class: log(prior) + log(pn)
+                                # + log(prod 1/var) / 2, factors kept in [1e-50, 1e50]
                                 r = ck * inv_total * pn
-                                logv = 0.5 * math.log(r * r / pv) + lpn - 0.5 * lpv \
+                                logv = 0.5 * math.log(r * r * piv) + lpn + 0.5 * lpiv \
                                     - n_gauss * LOG_SQRT_2PI - 0.5 * quad
                         buf[k] = logv
                         if logv > top:
