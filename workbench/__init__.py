@@ -12,16 +12,23 @@ import importlib
 __version__ = "0.1.0"
 
 _SUBMODULES = ("core", "learners", "streams", "evaluate", "bounds", "montecarlo", "active",
-               "drift", "sweep", "viz")
+               "drift", "sweep", "viz", "experiments")
 __all__ = list(_SUBMODULES)
 
 
-def __getattr__(name):
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+def lazy_submodules(package: str, names, namespace: dict):
+    """A module ``__getattr__`` that imports the submodules ``names`` of ``package`` on first
+    access (and caches them in the package's ``namespace``)."""
+    def __getattr__(name):
+        if name in names:
+            module = importlib.import_module(f".{name}", package)
+            namespace[name] = module
+            return module
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return __getattr__
+
+
+__getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())
 
 
 def __dir__():

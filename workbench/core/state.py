@@ -151,27 +151,26 @@ def _grow(arr: np.ndarray, new_len: int, fill) -> np.ndarray:
     return out
 
 
+def _grow_group(fields: dict, names, fills: dict, free_name: str, used: int, need: int) -> None:
+    """Double the rows of one group of arrays (nodes or slots) until ``used + need`` fit."""
+    cap = fields[free_name].shape[0]
+    if used + need <= cap:
+        return
+    new = cap
+    while new < used + need:
+        new *= 2
+    for name in names:
+        fields[name] = _grow(fields[name], new, fills[name])
+    fields[free_name] = _grow(fields[free_name], new, 0)
+
+
 def grow(state: TreeState, min_free_nodes: int, min_free_slots: int) -> TreeState:
     """Double node and slot capacity until the requested number of free rows exists."""
     fields = state._asdict()
-    n_cap = state.kind.shape[0]
-    need_n = int(state.meta[M_N_NODES]) + min_free_nodes
-    if need_n > n_cap:
-        new_n = n_cap
-        while new_n < need_n:
-            new_n *= 2
-        for name in NODE_FIELDS:
-            fields[name] = _grow(fields[name], new_n, _NODE_FILL[name])
-        fields["free_nodes"] = _grow(state.free_nodes, new_n, 0)
-    s_cap = state.g_w.shape[0]
-    need_s = int(state.meta[M_N_SLOTS]) + min_free_slots
-    if need_s > s_cap:
-        new_s = s_cap
-        while new_s < need_s:
-            new_s *= 2
-        for name in SLOT_FIELDS:
-            fields[name] = _grow(fields[name], new_s, _SLOT_FILL[name])
-        fields["free_slots"] = _grow(state.free_slots, new_s, 0)
+    _grow_group(fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]),
+                min_free_nodes)
+    _grow_group(fields, SLOT_FIELDS, _SLOT_FILL, "free_slots", int(state.meta[M_N_SLOTS]),
+                min_free_slots)
     return TreeState(**fields)
 
 

@@ -17,15 +17,9 @@ Submodules are imported on first use (``from workbench.experiments import paper0
 """
 from __future__ import annotations
 
-import importlib
+from .. import lazy_submodules
 
 _SUBMODULES = ("paper000",)
 __all__ = list(_SUBMODULES)
 
-
-def __getattr__(name):
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'workbench.experiments' has no attribute {name!r}")
+__getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())
