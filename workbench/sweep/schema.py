@@ -10,9 +10,9 @@ One row per cell::
 ``params``, ``stream_kwargs`` and ``evaluate_kwargs`` are canonical JSON text; ``curve_t`` and
 ``curve`` are JSON lists (instances seen, running accuracy); ``error`` is empty when the cell
 ran; ``seconds`` is the learning loop's wall time and ``cell_seconds`` the whole cell's
-(stream generation included), ``cpu_seconds`` the processor time of the whole cell (unlike wall
-time, it does not grow when other processes compete for the cores); ``worker`` is
-``host:pid`` and ``finished`` a UTC time stamp.
+(stream generation included), ``cpu_seconds`` the processor time of the whole cell (it does not
+count time spent waiting for a core, so next to ``cell_seconds`` it tells a slow cell from a
+busy machine); ``worker`` is ``host:pid`` and ``finished`` a UTC time stamp.
 """
 from __future__ import annotations
 

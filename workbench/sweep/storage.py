@@ -113,6 +113,9 @@ class _Lock:
             raise ValueError(f"{path} is being written by another sweep that is still running "
                              "(it holds the file's lock); wait for it to finish or choose "
                              "another results file") from None
+        except OSError as exc:              # a file system without locks (some network ones)
+            warnings.warn(f"{path}: cannot lock the results file ({exc}); make sure no other "
+                          "sweep writes to it at the same time", stacklevel=4)
 
 
 # --------------------------------------------------------------------------- CSV
