@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import contextlib
 import multiprocessing as mp
 import os
+import sys
 import time
 import uuid
 
@@ -73,6 +75,36 @@ class SerialBackend:
 
 
 # --------------------------------------------------------------------------- local processes
+_MISSING = object()
+
+
+@contextlib.contextmanager
+def _main_module_hidden():
+    """Spawn worker processes that do not import the caller's script.
+
+    A spawned process normally runs the parent's ``__main__`` file again (as ``__mp_main__``),
+    which costs that script's imports in every worker and makes a script without an
+    ``if __name__ == "__main__":`` guard start the sweep again inside each worker.  Sweep
+    workers never need the script: cells name only importable classes and functions (objects
+    of ``__main__`` are refused when the sweep is set up).  So while the pool spawns its
+    processes, ``__main__`` shows neither a file nor a module spec, and multiprocessing leaves
+    it out of the new processes' preparation.  (In a notebook there is nothing to hide.)"""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    file = main.__dict__.pop("__file__", _MISSING)
+    spec = main.__dict__.get("__spec__", _MISSING)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        if file is not _MISSING:
+            main.__file__ = file
+        if spec is _MISSING:
+            main.__dict__.pop("__spec__", None)
+        else:
+            main.__spec__ = spec
 def _init_worker(cells):
     """Pool initializer: load the kernels of the sweep's learners before the first cell."""
     from .cells import resolve_learner
@@ -120,19 +152,18 @@ class LocalBackend:
                                             initargs=(self._warm_cells,))
         self._generation += 1
         # One probe per worker: the pool spawns a process for each task that finds no idle
-        # worker, so all of them start loading at once; waiting for the first one tells
-        # whether workers can start at all (a script without a __main__ guard cannot).
-        probes = [self._pool.submit(os.getpid) for _ in range(self.processes)]
+        # worker, so all of them are spawned here, at once, and start loading side by side;
+        # waiting for the first one tells whether workers can start at all.
+        with _main_module_hidden():
+            probes = [self._pool.submit(os.getpid) for _ in range(self.processes)]
         try:
             next(cf.as_completed(probes)).result()
         except cf.process.BrokenProcessPool:
             self._pool.shutdown(wait=False, cancel_futures=True)
             raise RuntimeError(
-                "the sweep's worker processes died while starting. In a script, put the "
-                "sweep under `if __name__ == \"__main__\":` (worker processes import the "
-                "script again, as multiprocessing always does outside notebooks); otherwise "
-                "check that `import workbench` works, or try backend=\"serial\" to see the "
-                "error") from None
+                "the sweep's worker processes died while starting; check that `import "
+                "workbench` works in a fresh Python, or run with backend=\"serial\" to see "
+                "the error") from None
 
     def capacity(self) -> int:
         return self.processes
