@@ -106,3 +106,17 @@ def check_matrix(X: np.ndarray, source: str) -> np.ndarray:
         return as_feature_matrix(X, name=f"the data of {source}")
     except ValueError as exc:
         raise ValueError(str(exc)) from None
+
+
+def file_info(path: Path, name: str | None, names: list[str], feature_cols: list[int], t: int,
+              class_names, nominal_features: dict, categories: dict):
+    """The :class:`StreamInfo` of a table read from ``path`` (CSV or ARFF), class column ``t``."""
+    from .info import StreamInfo
+    return StreamInfo(
+        name=name or path.name.split(".")[0],
+        feature_names=[names[j] for j in feature_cols],
+        class_names=class_names,
+        nominal_features=nominal_features,
+        categories=categories,
+        params=dict(source=str(path), target=names[t]),
+    )

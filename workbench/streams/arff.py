@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._tabular import check_matrix, encode_nominal, encode_target, open_text, parse_numeric
+from ._tabular import (check_matrix, encode_nominal, encode_target, file_info, open_text,
+                       parse_numeric)
 from ._validate import as_feature_matrix, as_labels, check_nominal_codes
 from .info import StreamInfo
 
@@ -194,15 +195,8 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
     X = check_matrix(X, str(path))
     if not return_info:
         return X, y
-    info = StreamInfo(
-        name=relation or path.name.split(".")[0],
-        feature_names=[names[j] for j in feature_cols],
-        class_names=class_names,
-        nominal_features=nominal_features,
-        categories=categories,
-        params=dict(source=str(path), target=names[t]),
-    )
-    return X, y, info
+    return X, y, file_info(path, relation, names, feature_cols, t, class_names,
+                           nominal_features, categories)
 
 
 def _quote(text: str) -> str:

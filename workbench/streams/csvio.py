@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ._tabular import (DEFAULT_MISSING, check_matrix, encode_nominal, encode_target,
-                       open_text, parse_numeric, try_numeric)
-from .info import StreamInfo
+                       file_info, open_text, parse_numeric, try_numeric)
 
 
 def _column_index(key, names: list[str], what: str) -> int:
@@ -117,13 +116,5 @@ def read_csv(path, target: int | str = -1, nominal: Iterable[int | str] | None =
     X = check_matrix(X, str(path))
     if not return_info:
         return X, y
-    stem = path.name.split(".")[0]
-    info = StreamInfo(
-        name=name or stem,
-        feature_names=[names[j] for j in feature_cols],
-        class_names=class_names,
-        nominal_features=nominal_features,
-        categories=categories,
-        params=dict(source=str(path), target=names[t]),
-    )
-    return X, y, info
+    return X, y, file_info(path, name, names, feature_cols, t, class_names, nominal_features,
+                           categories)
