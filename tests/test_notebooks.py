@@ -8,11 +8,11 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-TIMEOUT = 600            # seconds per cell
+TIMEOUT = 240            # seconds per cell (fast mode: every notebook takes well under a minute)
 
 
 def test_the_tour_is_there():
@@ -22,12 +22,21 @@ def test_the_tour_is_there():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_in_fast_mode(path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_FAST", "1")
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    try:
-        client.execute()
-    except CellExecutionError as err:
-        pytest.fail(f"{path.name}: a cell failed\n{err}", pytrace=False)
+    # One more attempt with a fresh kernel only when the kernel went silent or died: we have
+    # seen nbclient wait for a message that never came while the kernel sat idle (not
+    # reproducible on demand).  A cell that raises fails at once; two hangs fail the test.
+    for attempt in (1, 2):
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}})
+        try:
+            client.execute()
+            break
+        except CellExecutionError as err:
+            pytest.fail(f"{path.name}: a cell failed\n{err}", pytrace=False)
+        except (CellTimeoutError, DeadKernelError) as err:
+            if attempt == 2:
+                pytest.fail(f"{path.name}: the kernel hung or died twice\n{err}",
+                            pytrace=False)
     ran = [c for c in nb.cells if c.cell_type == "code"]
     assert ran and all(c.get("execution_count") for c in ran if c.source.strip())
