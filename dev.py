@@ -8,7 +8,9 @@
 Only a Python 3.11+ interpreter is needed to start: the script makes a virtual environment
 in ``.venv`` next to itself, installs the package with its extras into it, and installs the
 system tools the workbench uses (Graphviz's ``dot``) with the system's package manager when
-it can.  It re-installs only when ``pyproject.toml`` has changed since the last set-up.
+it can.  It re-installs only when ``pyproject.toml`` has changed since the last set-up, and
+then compiles the numba kernels into numba's cache (``python -m workbench.precompile``: about a
+minute the first time, seconds afterwards) so that no notebook cell waits for the compiler.
 """
 from __future__ import annotations
 
@@ -115,9 +117,15 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+def precompile() -> None:
+    """numba compiles each kernel on first use; do it now, not in the first notebook cell."""
+    run([PY, "-m", "workbench.precompile"])
+
+
 def cmd_lab(args: list[str]) -> int:
     ensure_venv("dev")
     ensure_graphviz()
+    precompile()
     os.chdir(ROOT)
     return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *args])
 
@@ -126,6 +134,7 @@ def cmd_test(args: list[str]) -> int:
     ensure_venv("dev")
     ensure_graphviz()
     ensure_chromium()
+    precompile()
     os.chdir(ROOT)
     env = dict(os.environ, WORKBENCH_FAST="1")
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env)
