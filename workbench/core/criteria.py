@@ -3,7 +3,8 @@
 Every criterion has the same interface, ``merit(pre, post, n_branches, min_frac)``, where
 ``pre`` is the class distribution at the leaf (``[K]``) and ``post`` the distributions of the
 branches (``[B, K]``, first ``n_branches`` rows used), and a ``merit_range(n_classes)`` for the
-bound.  Merits are gains: the null split (no split) has merit 0.
+bound.  Merits are gains: the null split (no split) has merit 0.  Inside the kernels the same
+formulas run as ``split_merit`` and ``impurity_row``.
 
 * information gain (Quinlan): H(pre) - sum_b (n_b / n) H(post_b), with H in bits; range
   log2(K).  As in MOA, a split that leaves fewer than two branches holding more than ``min_frac``
@@ -26,81 +27,61 @@ from numba import njit
 from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CRIT_KM
 
 
-@njit(cache=True)
-def entropy_bits(dist):
-    """Shannon entropy in bits of an unnormalised class distribution (0 for an empty one)."""
-    total = 0.0
-    for k in range(dist.shape[0]):
-        total += dist[k]
-    if total <= 0.0:
-        return 0.0
-    h = 0.0
-    for k in range(dist.shape[0]):
-        p = dist[k]
-        if p > 0.0:
-            h -= p * math.log2(p)
-    return h / total + math.log2(total)
-
+# In the kernels an impurity is computed from a few sums over a class distribution, inside the
+# loop that reads it: a helper that took the distribution (an array, or a view ``a[r]``) would
+# cost numba two atomic reference-count updates per call, more than the impurity itself.
 
 @njit(cache=True)
-def gini_impurity(dist):
-    """Gini impurity 1 - sum p_k^2 of an unnormalised class distribution (0 if empty)."""
-    total = 0.0
-    for k in range(dist.shape[0]):
-        total += dist[k]
-    if total <= 0.0:
-        return 0.0
-    s = 0.0
-    for k in range(dist.shape[0]):
-        p = dist[k] / total
-        s += p * p
-    return 1.0 - s
-
-
-@njit(cache=True)
-def km_impurity(dist):
-    """Kearns-Mansour index sqrt(p (1 - p)) of a two-class distribution."""
-    total = dist[0] + dist[1]
-    if total <= 0.0:
-        return 0.0
-    return math.sqrt(dist[0] * dist[1]) / total
-
-
-@njit(cache=True)
-def error_impurity(dist):
-    """Classification error 1 - max_k p_k (min(p, 1-p) for two classes)."""
-    total = 0.0
-    top = 0.0
-    for k in range(dist.shape[0]):
-        total += dist[k]
-        if dist[k] > top:
-            top = dist[k]
-    if total <= 0.0:
-        return 0.0
-    return 1.0 - top / total
-
-
-@njit(cache=True)
-def impurity(dist, criterion):
+def impurity_of_sums(total, s_log2, s_p2, top, prod01, criterion):
+    """Impurity of a class distribution c_1..c_K (unnormalised, ``total`` = sum c_k > 0) from
+    ``s_log2`` = sum c_k log2 c_k (entropies), ``s_p2`` = sum (c_k / total)^2 (Gini), ``top`` =
+    max c_k (error) and ``prod01`` = c_1 c_2 (Kearns-Mansour, two classes)."""
     if criterion == CRIT_GINI:
-        return gini_impurity(dist)
-    if criterion == CRIT_ENTROPY_HALF:
-        return 0.5 * math.log(2.0) * entropy_bits(dist)
+        return 1.0 - s_p2
     if criterion == CRIT_KM:
-        return km_impurity(dist)
+        return math.sqrt(prod01) / total
     if criterion == CRIT_ERROR:
-        return error_impurity(dist)
-    return entropy_bits(dist)
+        return 1.0 - top / total
+    h = math.log2(total) - s_log2 / total        # entropy in bits
+    if criterion == CRIT_ENTROPY_HALF:
+        return 0.5 * math.log(2.0) * h
+    return h
 
 
 @njit(cache=True)
-def merit(pre, post, n_branches, criterion, min_frac):
-    """Gain of splitting ``pre`` into the first ``n_branches`` rows of ``post``."""
+def impurity_row(a, r, criterion):
+    """Impurity of the distribution ``a[r]`` under ``criterion`` (a ``CRIT_*`` code); 0 if
+    empty.  The two-class Kearns-Mansour index reads the first two entries."""
     total = 0.0
-    for k in range(pre.shape[0]):
-        total += pre[k]
+    for k in range(a.shape[1]):
+        total += a[r, k]
     if total <= 0.0:
+        return 0.0
+    logs = criterion == CRIT_INFO_GAIN or criterion == CRIT_ENTROPY_HALF
+    s_log2 = 0.0
+    s_p2 = 0.0
+    top = 0.0
+    for k in range(a.shape[1]):
+        c = a[r, k]
+        p = c / total
+        s_p2 += p * p
+        if c > top:
+            top = c
+        if logs and c > 0.0:
+            s_log2 += c * math.log2(c)
+    prod01 = a[r, 0] * a[r, 1] if a.shape[1] > 1 else 0.0
+    return impurity_of_sums(total, s_log2, s_p2, top, prod01, criterion)
+
+
+@njit(cache=True)
+def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac):
+    """Gain of splitting a leaf (total weight ``pre_total``, impurity ``pre_impurity``) into the
+    first ``n_branches`` rows of ``post``.  The leaf's part is computed once per split attempt,
+    not once per candidate; as in MOA, fewer than two branches holding more than ``min_frac`` of
+    the weight give -inf."""
+    if pre_total <= 0.0:
         return -np.inf
+    logs = criterion == CRIT_INFO_GAIN or criterion == CRIT_ENTROPY_HALF
     post_total = 0.0
     for b in range(n_branches):
         for k in range(post.shape[1]):
@@ -116,10 +97,59 @@ def merit(pre, post, n_branches, criterion, min_frac):
         if wb > min_frac * post_total:
             big += 1
         if wb > 0.0:
-            weighted += wb * impurity(post[b], criterion)
+            s_log2 = 0.0
+            s_p2 = 0.0
+            top = 0.0
+            for k in range(post.shape[1]):
+                c = post[b, k]
+                p = c / wb
+                s_p2 += p * p
+                if c > top:
+                    top = c
+                if logs and c > 0.0:
+                    s_log2 += c * math.log2(c)
+            prod01 = post[b, 0] * post[b, 1] if post.shape[1] > 1 else 0.0
+            weighted += wb * impurity_of_sums(wb, s_log2, s_p2, top, prod01, criterion)
     if big < 2:
         return -np.inf
-    return impurity(pre, criterion) - weighted / post_total
+    return pre_impurity - weighted / post_total
+
+
+def _one_row(dist):
+    return np.ascontiguousarray(dist, dtype=np.float64).reshape(1, -1)
+
+
+def impurity(dist, criterion):
+    """Impurity of one unnormalised class distribution (0 if empty), from Python."""
+    return impurity_row(_one_row(dist), 0, criterion)
+
+
+def entropy_bits(dist):
+    """Shannon entropy in bits of an unnormalised class distribution (0 for an empty one)."""
+    return impurity(dist, CRIT_INFO_GAIN)
+
+
+def gini_impurity(dist):
+    """Gini impurity 1 - sum p_k^2 of an unnormalised class distribution (0 if empty)."""
+    return impurity(dist, CRIT_GINI)
+
+
+def km_impurity(dist):
+    """Kearns-Mansour index sqrt(p (1 - p)) of a two-class distribution."""
+    return impurity(dist, CRIT_KM)
+
+
+def error_impurity(dist):
+    """Classification error 1 - max_k p_k (min(p, 1-p) for two classes)."""
+    return impurity(dist, CRIT_ERROR)
+
+
+def merit(pre, post, n_branches, criterion, min_frac):
+    """Gain of splitting ``pre`` into the first ``n_branches`` rows of ``post`` (from Python)."""
+    pre2 = _one_row(pre)
+    return split_merit(float(pre2.sum()), impurity_row(pre2, 0, criterion),
+                       np.ascontiguousarray(post, dtype=np.float64), n_branches, criterion,
+                       min_frac)
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ from numba import njit
 
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_MC, LEAF_NB, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD
-from .routing import walk
+from .routing import route, walk
 from ..active.strategies import decide
 from ..drift.ddm import ddm_reset, ddm_step
 from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
@@ -102,6 +102,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     K = T.class_counts.shape[1]
     # unpack once: the loop then touches plain local arrays
     kind = T.kind
+    feature = T.feature
+    threshold = T.threshold
+    n_children = T.n_children
     children = T.children
     class_counts = T.class_counts
     stats_slot = T.stats_slot
@@ -151,7 +154,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
             return i     # no room for a split or a new statistics slot: grow first
-        leaf, _depth = walk(T, X, i, False, nopath)
+        leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
+                             meta[M_ROOT], X, i, False, nopath)
         mc_pred = 0
         nb_pred = 0
         p = 0
@@ -261,7 +265,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 # score the predictors of the leaf that actually learns
                 if not (learn and has_nominal):
                     break
-                leaf_l, _depth = walk(T, X, i, True, nopath)
+                leaf_l, _depth = route(kind, feature, threshold, children, n_children,
+                                       class_counts, meta[M_ROOT], X, i, True, nopath)
                 if leaf_l == leaf:
                     break
                 leaf = leaf_l
@@ -301,11 +306,13 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 ddm_reset(ddm)
                 reset_tree(T)
                 counters[C_DRIFTS] += 1
-                leaf, _depth = walk(T, X, i, True, nopath)
+                leaf, _depth = route(kind, feature, threshold, children, n_children,
+                                     class_counts, meta[M_ROOT], X, i, True, nopath)
                 mc_pred = -1
                 nb_pred = -1
         if has_nominal and not predicting:
-            leaf, _depth = walk(T, X, i, True, nopath)
+            leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
+                                 meta[M_ROOT], X, i, True, nopath)
         # ---------------- learn at the leaf
         c = y[i]
         meta[M_T] += 1

@@ -72,26 +72,26 @@ def gaussian_range(g_w, g_min, g_max, s, j):
 
 
 @njit(cache=True)
+def gaussian_left_weight(w, mean, m2, lo, hi, cut):
+    """Estimated weight of one class's Gaussian at or left of ``cut`` (x <= cut), from its weight,
+    mean, squared deviations and range ``[lo, hi]``.  Scalars only: the split search calls this
+    for every (cut point, class), and a call that takes arrays costs numba reference counting."""
+    if w <= 0.0 or cut < lo:
+        return 0.0
+    if cut >= hi:
+        return w
+    sd = gaussian_sd(w, m2)
+    if sd > 0.0:
+        return w * normal_cdf((cut - mean) / sd)
+    return w if cut >= mean else 0.0
+
+
+@njit(cache=True)
 def gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, s, j, cut, post):
     """Estimated class weights left (``post[0]``, x <= cut) and right (``post[1]``) of a cut."""
-    n_classes = g_w.shape[2]
-    for k in range(n_classes):
-        post[0, k] = 0.0
-        post[1, k] = 0.0
-        w = g_w[s, j, k]
-        if w <= 0.0:
-            continue
-        if cut < g_min[s, j, k]:
-            post[1, k] += w
-        elif cut >= g_max[s, j, k]:
-            post[0, k] += w
-        else:
-            sd = gaussian_sd(w, g_m2[s, j, k])
-            if sd > 0.0:
-                left = w * normal_cdf((cut - g_mean[s, j, k]) / sd)
-            elif cut >= g_mean[s, j, k]:
-                left = w
-            else:
-                left = 0.0
-            post[0, k] += left
-            post[1, k] += w - left
+    for k in range(g_w.shape[2]):
+        w = max(g_w[s, j, k], 0.0)
+        left = gaussian_left_weight(w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k],
+                                    g_max[s, j, k], cut)
+        post[0, k] = left
+        post[1, k] = w - left

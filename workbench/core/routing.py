@@ -27,53 +27,61 @@ from .state import M_ROOT, NOMINAL_BINARY, NUMERIC
 @njit(cache=True)
 def walk(T, X, i, learning, path):
     """Leaf reached by row ``i`` of ``X`` from the root (rows, not views: a view per instance
-    costs reference counting).
+    costs reference counting), and the number of nodes on the way.
 
-    If ``path`` has room, the nodes visited (root first, leaf last) are written into it and
-    their number is returned as well; kernels pass an empty ``path``.
+    If ``path`` has room, the nodes visited (root first, leaf last) are written into it; kernels
+    pass an empty ``path``.
     """
-    node = T.meta[M_ROOT]
+    return route(T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts,
+                 T.meta[M_ROOT], X, i, learning, path)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
+          path):
+    """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
+    calls this, since a call that takes ``T`` makes numba count references to all its arrays."""
     depth = 0
     record = path.shape[0] > 0
-    while T.kind[node] > 0:
+    while kind[node] > 0:
         if record and depth < path.shape[0]:
             path[depth] = node
         depth += 1
-        xj = X[i, T.feature[node]]
-        kind = T.kind[node]
+        xj = X[i, feature[node]]
+        kd = kind[node]
         b = -1
         if not math.isnan(xj):
-            if kind == NUMERIC:
-                b = 0 if xj <= T.threshold[node] else 1
-            elif kind == NOMINAL_BINARY:
-                b = 0 if xj == T.threshold[node] else 1
+            if kd == NUMERIC:
+                b = 0 if xj <= threshold[node] else 1
+            elif kd == NOMINAL_BINARY:
+                b = 0 if xj == threshold[node] else 1
             else:  # multiway: own branch for a known code, else the majority branch
                 v = int(xj)
-                if v == xj and 0 <= v < T.n_children[node]:
-                    c = T.children[node, v]
+                if v == xj and 0 <= v < n_children[node]:
+                    c = children[node, v]
                     if c >= 0:
                         if learning:
                             b = v
                         else:
                             w = 0.0
-                            for k in range(T.class_counts.shape[1]):
-                                w += T.class_counts[c, k]
+                            for k in range(class_counts.shape[1]):
+                                w += class_counts[c, k]
                             if w > 0.0:
                                 b = v
         if b < 0:  # missing value or unseen code: the branch most training weight took
             best_w = -1.0
             b = 0
-            for bb in range(T.n_children[node]):
-                c = T.children[node, bb]
+            for bb in range(n_children[node]):
+                c = children[node, bb]
                 if c < 0:
                     continue
                 w = 0.0
-                for k in range(T.class_counts.shape[1]):
-                    w += T.class_counts[c, k]
+                for k in range(class_counts.shape[1]):
+                    w += class_counts[c, k]
                 if w > best_w:
                     best_w = w
                     b = bb
-        node = T.children[node, b]
+        node = children[node, b]
     if record and depth < path.shape[0]:
         path[depth] = node
     return node, depth + 1

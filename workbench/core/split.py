@@ -23,8 +23,8 @@ from numba import njit
 
 from ..bounds import (BOUND_ENTROPY, BOUND_GINI, BOUND_KEARNS_MANSOUR, ctree_epsilon_nb,
                       ctree_practical_nb, hoeffding_nb, mcdiarmid_entropy_nb)
-from .criteria import merit, merit_range
-from .observers import gaussian_binary_dists, gaussian_range
+from .criteria import impurity_row, merit_range, split_merit
+from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
 from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_ENTROPY_HALF,
                      CRIT_KM, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_DELTA,
                      P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
@@ -94,7 +94,7 @@ def nominal_binary_post(T, s, m, v, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_best_value(T, C, node, m, card, post):
+def nominal_best_value(T, C, node, m, card, post, pre_total, pre_imp):
     """Best binary test ``x == v`` of nominal feature m at a leaf: (merit, v)."""
     s = T.stats_slot[node]
     crit = int(C.params[P_CRITERION])
@@ -103,7 +103,7 @@ def nominal_best_value(T, C, node, m, card, post):
     best_v = np.nan
     for v in range(card):
         nominal_binary_post(T, s, m, v, post)
-        g = merit(T.class_counts[node], post, 2, crit, frac)
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
         if g > best:
             best = g
             best_v = v
@@ -111,25 +111,32 @@ def nominal_best_value(T, C, node, m, card, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def numeric_best_cut(T, C, node, j, post):
+def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     """Best cut point of numeric feature j at a leaf: (merit, cut)."""
     s = T.stats_slot[node]
-    lo, hi = gaussian_range(T.g_w, T.g_min, T.g_max, s, j)
+    # the observer's arrays taken once, and nothing in the loop over cut points calls a function
+    # that takes an array: each such call costs numba atomic reference counts on every array
+    g_w, g_mean, g_m2, g_min, g_max = T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max
+    lo, hi = gaussian_range(g_w, g_min, g_max, s, j)
     best = -np.inf
     best_cut = np.nan
     if not lo < hi:
         return best, best_cut
     n_points = int(C.params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
-    pre = T.class_counts[node]
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
     for i in range(n_points):
         cut = lo + step * (i + 1.0)
         if not (lo < cut < hi):
             continue
-        gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
-        g = merit(pre, post, 2, crit, frac)
+        for k in range(g_w.shape[2]):      # observers.gaussian_binary_dists, written out
+            w = max(g_w[s, j, k], 0.0)
+            left = gaussian_left_weight(w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k],
+                                        g_max[s, j, k], cut)
+            post[0, k] = left
+            post[1, k] = w - left
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
         if g > best:
             best = g
             best_cut = cut
@@ -152,17 +159,23 @@ def feature_candidates(T, C, node, merits, cuts, post):
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
     binary = C.params[P_BINARY_NOMINAL] > 0
+    # the leaf's own weight and impurity, once for every candidate
+    pre_total = 0.0
+    for k in range(T.class_counts.shape[1]):
+        pre_total += T.class_counts[node, k]
+    pre_imp = impurity_row(T.class_counts, node, crit)
     for j in range(d):
         m = C.nom_index[j]
         if m >= 0:
             card = C.nom_card[m]
             if binary:
-                merits[j], cuts[j] = nominal_best_value(T, C, node, m, card, post)
+                merits[j], cuts[j] = nominal_best_value(T, C, node, m, card, post, pre_total,
+                                                        pre_imp)
             else:
                 nominal_post(T, s, m, card, post)
-                merits[j] = merit(T.class_counts[node], post, card, crit, frac)
+                merits[j] = split_merit(pre_total, pre_imp, post, card, crit, frac)
         else:
-            merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post)
+            merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post, pre_total, pre_imp)
 
 
 @njit(cache=True)

@@ -42,6 +42,12 @@ def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
     if isinstance(y, np.ndarray) and y.dtype.kind in "SUV":
         raise ValueError(f"{name} must hold integer class labels; got an array of dtype "
                          f"{y.dtype} (encode classes as 0..n_classes-1)")
+    if isinstance(y, np.ndarray) and y.dtype.kind in "iu" and y.ndim == 1 and \
+            y.shape[0] == n_rows > 0:
+        # integer labels (the usual case): only the range needs checking
+        lo, hi = int(y.min()), int(y.max())
+        if 0 <= lo and hi < n_classes:
+            return np.ascontiguousarray(y, dtype=np.int64)
     try:
         arr = np.asarray(y, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError) as exc:
