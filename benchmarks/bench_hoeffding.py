@@ -26,6 +26,9 @@ How each learner is timed (wall clock, ``time.perf_counter``):
   instances have gone through (``--moa-warmup-instances``; the analogue of excluding numba's
   compile time), then best of ``--repeat`` runs with a fresh learner each.
   MOA's own command line on the same file cross-checks the accuracy.
+* ours and MOA are timed in turn, run for run (ours, MOA, MOA, ours, ...): on a shared machine
+  whose speed drifts by tens of percent within minutes, both bests then come from the same
+  stretch of time and their ratio is far steadier than that of two separate series.
 
 Usage (from the repository root)::
 
@@ -106,7 +109,8 @@ def nominal_of(info) -> dict[int, int]:
 # The three learners
 # --------------------------------------------------------------------------------------------
 
-def run_ours(X, y, info, repeat: int) -> dict:
+def prepare_ours(X, y, info):
+    """Compile (or load the cache) on the first rows; returns (one timed run, extra fields)."""
     from workbench import evaluate, learners
 
     d, k, nominal = X.shape[1], n_classes_of(info, y), nominal_of(info)
@@ -126,20 +130,19 @@ def run_ours(X, y, info, repeat: int) -> dict:
     evaluate.prequential(fresh(), X[:m], y[:m])
     warmup = time.perf_counter() - t0
 
-    runs = []
-    for _ in range(repeat):
+    def one() -> dict:
         model = fresh()
         gc.collect()
         c0, t0 = time.thread_time(), time.perf_counter()
         res = evaluate.prequential(model, X, y)
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        runs.append({"seconds": seconds, "cpu_seconds": cpu, "reported_seconds": float(getattr(res, "seconds", float("nan"))),
-                     "accuracy": float(res.accuracy), "n_leaves": int(model.n_leaves),
-                     "n_active_leaves": int(getattr(model, "n_active_leaves", -1)),
-                     "depth": int(model.depth)})
+        return {"seconds": seconds, "cpu_seconds": cpu, "reported_seconds": float(getattr(res, "seconds", float("nan"))),
+                "accuracy": float(res.accuracy), "n_leaves": int(model.n_leaves),
+                "n_active_leaves": int(getattr(model, "n_active_leaves", -1)),
+                "depth": int(model.depth)}
+
     params = {key: v for key, v in kwargs.items() if key not in ("n_features", "n_classes")}
-    return _summarise(runs, len(y), extra={"warmup_seconds": warmup, "warmup_rows": m,
-                                           "constructor": params})
+    return one, {"warmup_seconds": warmup, "warmup_rows": m, "constructor": params}
 
 
 def river_rows(X, info) -> list[dict]:
@@ -193,8 +196,8 @@ def run_river(X, y, info, repeat: int) -> dict:
     return _summarise(runs, len(y))
 
 
-def run_moa(runner, X, y, info, repeat: int, tag: str, cli_check: bool,
-            warmup_instances: int = 1_000_000) -> dict:
+def prepare_moa(runner, X, y, info, tag: str, warmup_instances: int = 1_000_000):
+    """Write the ARFF file, read it into Java, warm the JIT; returns (one timed run, extra)."""
     C.TMP.mkdir(parents=True, exist_ok=True)
     arff = C.TMP / f"{tag}.arff"
     writer = C.write_arff(arff, X, y, info)
@@ -206,18 +209,33 @@ def run_moa(runner, X, y, info, repeat: int, tag: str, cli_check: bool,
     cold = runner.prequential(instances, cli)
     for _ in range(warmup - 1):
         runner.prequential(instances, cli)
-    runs = []
-    for _ in range(repeat):
+
+    def one() -> dict:
         gc.collect()
-        runs.append(runner.prequential(instances, cli))
-    extra = {"cold_seconds": cold["seconds"], "warmup_passes": warmup, "learner_cli": cli, "arff": str(arff), "arff_writer": writer}
-    if cli_check:
-        try:
-            extra["cli"] = C.moa_cli_prequential(arff, cli, len(y), C.moa_jar(), tag)
-        except Exception as exc:  # the in-process figure stands; say what went wrong
-            extra["cli"] = {"error": f"{type(exc).__name__}: {exc}"}
-    del instances
-    return _summarise(runs, len(y), extra=extra)
+        return runner.prequential(instances, cli)
+
+    extra = {"cold_seconds": cold["seconds"], "warmup_passes": warmup, "learner_cli": cli,
+             "arff": str(arff), "arff_writer": writer}
+    return one, extra
+
+
+def moa_cli_check(extra: dict, n: int, tag: str) -> None:
+    """MOA's own command line on the same ARFF file (cross-checks the accuracy)."""
+    try:
+        extra["cli"] = C.moa_cli_prequential(Path(extra["arff"]), extra["learner_cli"], n, C.moa_jar(), tag)
+    except Exception as exc:  # the in-process figure stands; say what went wrong
+        extra["cli"] = {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def run_interleaved(prepared: dict, repeat: int) -> dict:
+    """Timed runs of the prepared learners taken in turn (ours, MOA, MOA, ours, ...), so that
+    both see the same moments of a shared machine; each learner's best is its figure."""
+    runs = {name: [] for name in prepared}
+    names = list(prepared)
+    for r in range(repeat):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            runs[name].append(prepared[name][0]())
+    return runs
 
 
 def _summarise(runs: list[dict], n: int, extra: dict | None = None) -> dict:
@@ -309,7 +327,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         f"instance) after untimed JIT warm-up passes over about "
         f"{getattr(args, 'moa_warmup_instances', 0):,} instances; best of {args.repeat}; "
         "the JVM's JIT and GC "
-        "threads run beside it. MOA's own "
+        "threads run beside it. Ours and MOA are timed in turn (ours, MOA, MOA, ours, ...), so "
+        "both bests come from the same stretch of a shared machine. MOA's own "
         "`moa.DoTask EvaluatePrequential` on the same ARFF file cross-checks the accuracy (JSON: "
         "`moa.cli`).",
         "- Parameters (all three): grace period 200, delta 1e-7, tau 0.05, information gain, "
@@ -477,24 +496,43 @@ def main(argv=None) -> int:
               f"nominal={nominal_of(info) or '-'} (made in {time.perf_counter() - t0:.1f} s)", flush=True)
         results[s] = {}
         tag = f"{s}_n{len(y)}_seed{args.seed}"
-        for l in args.only:
+        prepared, errors = {}, {}
+        for l in [l for l in args.only if l in ("ours", "moa")]:
             try:
                 if l == "ours":
-                    r = run_ours(X, y, info, args.repeat)
-                elif l == "river":
-                    r = run_river(X, y, info, args.river_repeat)
+                    prepared[l] = prepare_ours(X, y, info)
                 elif runner is None:
                     raise RuntimeError(runner_error)
                 else:
-                    r = run_moa(runner, X, y, info, args.repeat, tag, not args.no_moa_cli,
-                                args.moa_warmup_instances)
-                print(f"  {l:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
-                      f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})", flush=True)
+                    prepared[l] = prepare_moa(runner, X, y, info, tag, args.moa_warmup_instances)
             except Exception as exc:
                 traceback.print_exc()
-                r = {"error": f"{type(exc).__name__}: {exc}"}
+                errors[l] = {"error": f"{type(exc).__name__}: {exc}"}
+        try:
+            timed = run_interleaved(prepared, args.repeat)
+        except Exception as exc:
+            traceback.print_exc()
+            timed = {}
+            errors.update({l: {"error": f"{type(exc).__name__}: {exc}"} for l in prepared})
+        for l, runs in timed.items():
+            extra = prepared[l][1]
+            if l == "moa" and not args.no_moa_cli:
+                moa_cli_check(extra, len(y), tag)
+            results[s][l] = _summarise(runs, len(y), extra=extra)
+        results[s].update(errors)
+        if "river" in args.only:
+            try:
+                results[s]["river"] = run_river(X, y, info, args.river_repeat)
+            except Exception as exc:
+                traceback.print_exc()
+                results[s]["river"] = {"error": f"{type(exc).__name__}: {exc}"}
+        results[s] = {l: results[s][l] for l in args.only if l in results[s]}
+        for l, r in results[s].items():
+            if "error" in r:
                 print(f"  {l:5s} ERROR {r['error']}", flush=True)
-            results[s][l] = r
+            else:
+                print(f"  {l:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
+                      f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})", flush=True)
     meta["loadavg_end"] = C.loadavg()
 
     markdown, data = build_report(results, meta, args)
