@@ -82,7 +82,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     pred    if non-empty, the prediction for row i goes to ``pred[i]`` (made before learning it)
     proba   if non-empty [n, K], the class probabilities for row i go to ``proba[i]``
     leaves  if non-empty, the number of leaves after every ``every`` rows
-    control vector (``A_*`` slots): with a strategy code >= 0 this is the ACTIVE setting
+    control None for the FULL setting (every label is used; numba then compiles a variant
+            without any of the code below), or a vector (``A_*`` slots): with a strategy
+            code >= 0 this is the ACTIVE setting
             of 000 Algorithm 3: while ``queried + 1 <= B * seen`` the strategy
             (:func:`workbench.active.decide`, parameters ``sparams``, state ``sstate``, random
             state ``rng``) decides whether the label is asked; only asked labels are learned.
@@ -140,11 +142,21 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     want_leaves = leaves.shape[0] > 0
     need_nb_scores = learn and mode == LEAF_NBA
     predicting = want_pred or want_proba or need_nb_scores
-    code = int(control[A_CODE])
-    budget = control[A_BUDGET]
-    ddm_mode = int(control[A_DDM])
-    ddm_min = int(control[A_DDM_MIN])
-    ddm_strict = control[A_DDM_STRICT] > 0
+    if control is None:
+        # FULL setting.  ``control`` typed None makes numba prune every ``control is not None``
+        # branch below, so this variant of the kernel never compiles the strategies, DDM and
+        # the tree reset: a quarter less compile time on first use
+        code = -1
+        budget = 1.0
+        ddm_mode = 0
+        ddm_min = 0
+        ddm_strict = False
+    else:
+        code = int(control[A_CODE])
+        budget = control[A_BUDGET]
+        ddm_mode = int(control[A_DDM])
+        ddm_min = int(control[A_DDM_MIN])
+        ddm_strict = control[A_DDM_STRICT] > 0
     want_queried = queried.shape[0] > 0
     if code >= 0 or ddm_mode > 0:
         predicting = True
@@ -273,43 +285,45 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         if not learn:
             continue
         # ---------------- ACTIVE setting: ask for the label?  (and drift detection)
-        counters[C_SEEN] += 1
-        from_random = True
-        if code >= 0:
-            labelled = False
-            if counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
-                m_leaf = 0.0
-                top_count = 0.0
-                for k in range(K):
-                    m_leaf += class_counts[leaf, k]
-                    if class_counts[leaf, k] > top_count:
-                        top_count = class_counts[leaf, k]
-                gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
-                labelled, from_random = decide(code, sparams, sstate, rng, budget, rep_pred_conf,
-                                               gap, m_leaf, float(counters[C_SEEN]))
-            if not labelled:
-                if want_leaves:
-                    countdown -= 1
-                    if countdown == 0:
-                        countdown = every
-                        leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
-                continue
-            counters[C_QUERIED] += 1
-            if want_queried:
-                queried[i] = 1
-        if ddm_mode == 1 or (ddm_mode == 2 and from_random):
-            warning, drift = ddm_step(ddm, 1.0 if p_first != y[i] else 0.0, ddm_min,
-                                      ddm_strict)
-            if warning:
-                counters[C_WARNINGS] += 1
-            if drift:
-                ddm_reset(ddm)
-                reset_tree(T)
-                counters[C_DRIFTS] += 1
-                leaf, _depth = route(kind, feature, threshold, children, n_children,
-                                     class_counts, meta[M_ROOT], X, i, True, nopath)
-                mc_pred = -1
-                nb_pred = -1
+        if control is not None:   # (pruned by numba in the FULL setting)
+            counters[C_SEEN] += 1
+            from_random = True
+            if code >= 0:
+                labelled = False
+                if counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+                    m_leaf = 0.0
+                    top_count = 0.0
+                    for k in range(K):
+                        m_leaf += class_counts[leaf, k]
+                        if class_counts[leaf, k] > top_count:
+                            top_count = class_counts[leaf, k]
+                    gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
+                    labelled, from_random = decide(code, sparams, sstate, rng, budget,
+                                                   rep_pred_conf, gap, m_leaf,
+                                                   float(counters[C_SEEN]))
+                if not labelled:
+                    if want_leaves:
+                        countdown -= 1
+                        if countdown == 0:
+                            countdown = every
+                            leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
+                    continue
+                counters[C_QUERIED] += 1
+                if want_queried:
+                    queried[i] = 1
+            if ddm_mode == 1 or (ddm_mode == 2 and from_random):
+                warning, drift = ddm_step(ddm, 1.0 if p_first != y[i] else 0.0, ddm_min,
+                                          ddm_strict)
+                if warning:
+                    counters[C_WARNINGS] += 1
+                if drift:
+                    ddm_reset(ddm)
+                    reset_tree(T)
+                    counters[C_DRIFTS] += 1
+                    leaf, _depth = route(kind, feature, threshold, children, n_children,
+                                         class_counts, meta[M_ROOT], X, i, True, nopath)
+                    mc_pred = -1
+                    nb_pred = -1
         if has_nominal and not predicting:
             leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
                                  meta[M_ROOT], X, i, True, nopath)
@@ -370,13 +384,12 @@ _NO_INT = np.empty(0, np.int64)
 _NO_INT8 = np.empty(0, np.int8)
 _NO_FLOAT = np.empty((0, 0))
 _NO_F1 = np.zeros(N_SPARAMS_MAX)
-_FULL = np.array([-1.0, 1.0, 0.0, 30.0, 1.0])
 _NO_RNG = np.zeros(4, np.uint64)
 
 
 def _full_extras():
     """Arguments that switch the ACTIVE and drift parts off."""
-    return _FULL, _NO_F1, np.ones(1), _NO_RNG, np.zeros(4), np.zeros(4, np.int64), _NO_INT8
+    return None, _NO_F1, np.ones(1), _NO_RNG, np.zeros(4), np.zeros(4, np.int64), _NO_INT8
 
 
 def learn(T, C, X, y, start):

@@ -144,7 +144,7 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
         rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
         if strategy is None:
             queried = None
-    return PrequentialResult(accuracy=np.count_nonzero(correct) / n, t=t, curve=curve,
+    return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=curve,
                              window_curve=window_curve, n_leaves=leaves, seconds=seconds, n=n,
                              confusion=confusion_matrix(y, pred, model.n_classes),
                              labels_used=labels, predictions=pred if keep_predictions else None,
@@ -177,7 +177,7 @@ def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> Pre
     cum = np.concatenate(([0], np.cumsum(correct.view(np.int8), dtype=acc_t)))
     t = np.minimum(np.arange(1, n_batches + 1) * batch_size, n)
     lo = np.maximum(t - window, 0)
-    return PrequentialResult(accuracy=np.count_nonzero(correct) / n, t=t, curve=cum[t] / t,
+    return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=cum[t] / t,
                              window_curve=(cum[t] - cum[lo]) / (t - lo), n_leaves=leaves,
                              seconds=seconds, n=n,
                              confusion=confusion_matrix(y, pred, model.n_classes),
