@@ -300,7 +300,7 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
 
     header = ["stream", "n", "acc ours", "acc River", "acc MOA", "inst/s ours", "inst/s River",
               "inst/s MOA", "ours ÷ MOA", "ours ÷ River", "\\|acc ours − acc MOA\\| (pp)"]
-    lines = [f"# Hoeffding tree: workbench vs River vs MOA", ""]
+    lines = ["# Hoeffding tree: workbench vs River vs MOA", ""]
     if args.quick or args.n or set(args.only) != set(LEARNERS) or set(args.streams) != set(STREAMS):
         lines += [f"_Partial run: `{args.argv}`; not the reference table._", ""]
     lines += [C.markdown_table(header, rows), ""]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-import time
 
 import numba
 import numpy as np

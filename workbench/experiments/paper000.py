@@ -479,8 +479,8 @@ def schedule_widget():
     import matplotlib.pyplot as plt
 
     def draw(criterion, depth, log10_t, d, log10_c):
-        fig = plot_schedule(depth=depth, t=10 ** log10_t, d=d, c=10 ** log10_c,
-                            criterion=criterion)
+        plot_schedule(depth=depth, t=10 ** log10_t, d=d, c=10 ** log10_c,
+                      criterion=criterion)
         plt.show()
         return None
 
