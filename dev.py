@@ -9,8 +9,8 @@ Only a Python 3.11+ interpreter is needed to start: the script makes a virtual e
 in ``.venv`` next to itself, installs the package with its extras into it, and installs the
 system tools the workbench uses (Graphviz's ``dot``) with the system's package manager when
 it can.  It re-installs only when ``pyproject.toml`` has changed since the last set-up, and
-then compiles the numba kernels into numba's cache (``python -m workbench.precompile``: about a
-minute the first time, seconds afterwards) so that no notebook cell waits for the compiler.
+then compiles the numba kernels into numba's cache (``python -m workbench.precompile``: about
+40 s the first time, seconds afterwards) so that no notebook cell waits for the compiler.
 """
 from __future__ import annotations
 
