@@ -133,7 +133,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     merits = np.empty(d)
     cuts = np.empty(d)
     post = np.empty((max(children.shape[1], 2), K))
-    nopath = np.empty(0, np.int64)
     n_cap = kind.shape[0]
     s_cap = g_w.shape[0]
     branch = children.shape[1]
@@ -167,7 +166,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
             return i     # no room for a split or a new statistics slot: grow first
         leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
-                             meta[M_ROOT], X, i, False, nopath)
+                             meta[M_ROOT], X, i, False, None)
         mc_pred = 0
         nb_pred = 0
         p = 0
@@ -278,7 +277,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 if not (learn and has_nominal):
                     break
                 leaf_l, _depth = route(kind, feature, threshold, children, n_children,
-                                       class_counts, meta[M_ROOT], X, i, True, nopath)
+                                       class_counts, meta[M_ROOT], X, i, True, None)
                 if leaf_l == leaf:
                     break
                 leaf = leaf_l
@@ -321,12 +320,12 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     reset_tree(T)
                     counters[C_DRIFTS] += 1
                     leaf, _depth = route(kind, feature, threshold, children, n_children,
-                                         class_counts, meta[M_ROOT], X, i, True, nopath)
+                                         class_counts, meta[M_ROOT], X, i, True, None)
                     mc_pred = -1
                     nb_pred = -1
         if has_nominal and not predicting:
             leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
-                                 meta[M_ROOT], X, i, True, nopath)
+                                 meta[M_ROOT], X, i, True, None)
         # ---------------- learn at the leaf
         c = y[i]
         meta[M_T] += 1
@@ -420,4 +419,4 @@ def apply_batch(T, X, out):
     """Leaf reached by every row of X (prediction routing) into ``out`` [n]."""
     nopath = np.empty(0, np.int64)
     for i in range(X.shape[0]):
-        out[i] = walk(T, X, i, False, nopath)[0]
+        out[i] = walk(T, X, i, False, None)[0]

@@ -40,12 +40,14 @@ def walk(T, X, i, learning, path):
 def route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
           path):
     """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
-    calls this, since a call that takes ``T`` makes numba count references to all its arrays."""
+    calls this, since a call that takes ``T`` makes numba count references to all its arrays.
+    The kernels pass ``path=None``: numba then compiles a variant without the recording, which
+    would otherwise cost a reference count on ``path`` at every call."""
     depth = 0
-    record = path.shape[0] > 0
     while kind[node] > 0:
-        if record and depth < path.shape[0]:
-            path[depth] = node
+        if path is not None:
+            if depth < path.shape[0]:
+                path[depth] = node
         depth += 1
         xj = X[i, feature[node]]
         kd = kind[node]
@@ -82,6 +84,7 @@ def route(kind, feature, threshold, children, n_children, class_counts, node, X,
                     best_w = w
                     b = bb
         node = children[node, b]
-    if record and depth < path.shape[0]:
-        path[depth] = node
+    if path is not None:
+        if depth < path.shape[0]:
+            path[depth] = node
     return node, depth + 1
