@@ -32,7 +32,7 @@ from numba import njit
 
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_MC, LEAF_NB, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD
-from .routing import route, walk
+from .routing import route, route_inline, walk
 from ..active.strategies import decide
 from ..drift.ddm import ddm_reset, ddm_step
 from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
@@ -165,8 +165,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
             return i     # no room for a split or a new statistics slot: grow first
-        leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
-                             meta[M_ROOT], X, i, False, None)
+        leaf, _depth = route_inline(kind, feature, threshold, children, n_children,
+                                    class_counts, meta[M_ROOT], X, i, False, None)
         mc_pred = 0
         nb_pred = 0
         p = 0

@@ -36,8 +36,7 @@ def walk(T, X, i, learning, path):
                  T.meta[M_ROOT], X, i, learning, path)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
-def route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
+def _route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
           path):
     """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
     calls this, since a call that takes ``T`` makes numba count references to all its arrays.
@@ -88,3 +87,8 @@ def route(kind, feature, threshold, children, n_children, class_counts, node, X,
         if depth < path.shape[0]:
             path[depth] = node
     return node, depth + 1
+
+
+route = njit(cache=True, no_cpython_wrapper=True)(_route)
+# the same, written into the caller by numba (no call, its ~80 array fields not passed on the stack)
+route_inline = njit(inline="always")(_route)
