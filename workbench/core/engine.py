@@ -417,6 +417,5 @@ def predict_proba(T, C, X, proba):
 @njit(cache=True)
 def apply_batch(T, X, out):
     """Leaf reached by every row of X (prediction routing) into ``out`` [n]."""
-    nopath = np.empty(0, np.int64)
     for i in range(X.shape[0]):
         out[i] = walk(T, X, i, False, None)[0]

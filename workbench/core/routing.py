@@ -18,10 +18,10 @@ from numba import njit
 from .state import M_ROOT, NOMINAL_BINARY, NUMERIC
 
 
-# Performance note: a jitted function that takes the whole tree ``T`` and makes any call costs
-# about half a microsecond per invocation (numba then keeps a reference to every array of ``T``
-# for the duration of the call), far more than routing itself.  Per-instance functions that take
-# ``T`` are therefore written call-free, and kernels call them directly.
+# Performance note: a jitted call costs numba two atomic reference-count updates per array it
+# takes (``T`` has ~25), and the arrays' fields travel on the stack; for a per-instance call that
+# is more than routing itself.  The stream kernel therefore routes with ``route_inline`` over the
+# node arrays, which numba writes into the kernel's loop; ``walk`` is for the rare callers.
 
 
 @njit(cache=True)
@@ -29,15 +29,16 @@ def walk(T, X, i, learning, path):
     """Leaf reached by row ``i`` of ``X`` from the root (rows, not views: a view per instance
     costs reference counting), and the number of nodes on the way.
 
-    If ``path`` has room, the nodes visited (root first, leaf last) are written into it; kernels
-    pass an empty ``path``.
+    If ``path`` has room, the nodes visited (root first, leaf last) are written into it
+    (``explain_one``); an empty ``path`` records nothing.  The stream kernel calls :func:`route`
+    directly.
     """
     return route(T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts,
                  T.meta[M_ROOT], X, i, learning, path)
 
 
 def _route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
-          path):
+           path):
     """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
     calls this, since a call that takes ``T`` makes numba count references to all its arrays.
     The kernels pass ``path=None``: numba then compiles a variant without the recording, which
@@ -90,5 +91,6 @@ def _route(kind, feature, threshold, children, n_children, class_counts, node, X
 
 
 route = njit(cache=True, no_cpython_wrapper=True)(_route)
-# the same, written into the caller by numba (no call, its ~80 array fields not passed on the stack)
+# the same, written into the caller by numba: no call, so the ~80 fields of its six arrays are not
+# passed on the stack at every instance (the stream kernel's hot call site uses this one)
 route_inline = njit(inline="always")(_route)

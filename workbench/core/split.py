@@ -29,8 +29,8 @@ from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_E
                      CRIT_KM, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_DELTA,
                      P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
                      P_N_SPLIT_POINTS, P_TAU)
-from .state import (FREE, LEAF, M_DEPTH, M_ROOT, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS, M_N_ACTIVE,
-                    M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
+from .state import (FREE, LEAF, M_DEPTH, M_ROOT, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS,
+                    M_N_ACTIVE, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
                     NOMINAL_MULTI, NUMERIC)
 
 # outcome codes of split_decision
