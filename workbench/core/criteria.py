@@ -27,50 +27,41 @@ from numba import njit
 from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CRIT_KM
 
 
-# In the kernels an impurity is computed from a few sums over a class distribution, inside the
-# loop that reads it: a helper that took the distribution (an array, or a view ``a[r]``) would
-# cost numba two atomic reference-count updates per call, more than the impurity itself.
-
-@njit(cache=True)
-def impurity_of_sums(total, s_log2, s_p2, top, prod01, criterion):
-    """Impurity of a class distribution c_1..c_K (unnormalised, ``total`` = sum c_k > 0) from
-    ``s_log2`` = sum c_k log2 c_k (entropies), ``s_p2`` = sum (c_k / total)^2 (Gini), ``top`` =
-    max c_k (error) and ``prod01`` = c_1 c_2 (Kearns-Mansour, two classes)."""
-    if criterion == CRIT_GINI:
-        return 1.0 - s_p2
-    if criterion == CRIT_KM:
-        return math.sqrt(prod01) / total
-    if criterion == CRIT_ERROR:
-        return 1.0 - top / total
-    h = math.log2(total) - s_log2 / total        # entropy in bits
-    if criterion == CRIT_ENTROPY_HALF:
-        return 0.5 * math.log(2.0) * h
-    return h
-
+# The kernels take a distribution as a row of a 2-D array (``a[r]`` read in place): a view made
+# per candidate split would cost numba two atomic reference-count updates, more than the impurity.
 
 @njit(cache=True)
 def impurity_row(a, r, criterion):
-    """Impurity of the distribution ``a[r]`` under ``criterion`` (a ``CRIT_*`` code); 0 if
-    empty.  The two-class Kearns-Mansour index reads the first two entries."""
+    """Impurity of the unnormalised class distribution ``a[r]`` under ``criterion`` (a
+    ``CRIT_*`` code); 0 if empty.  The two-class Kearns-Mansour index reads ``a[r, :2]``."""
     total = 0.0
     for k in range(a.shape[1]):
         total += a[r, k]
     if total <= 0.0:
         return 0.0
-    logs = criterion == CRIT_INFO_GAIN or criterion == CRIT_ENTROPY_HALF
+    if criterion == CRIT_KM:
+        return math.sqrt(a[r, 0] * a[r, 1]) / total
+    if criterion == CRIT_GINI:
+        s = 0.0
+        for k in range(a.shape[1]):
+            p = a[r, k] / total
+            s += p * p
+        return 1.0 - s
+    if criterion == CRIT_ERROR:
+        top = 0.0
+        for k in range(a.shape[1]):
+            if a[r, k] > top:
+                top = a[r, k]
+        return 1.0 - top / total
     s_log2 = 0.0
-    s_p2 = 0.0
-    top = 0.0
     for k in range(a.shape[1]):
         c = a[r, k]
-        p = c / total
-        s_p2 += p * p
-        if c > top:
-            top = c
-        if logs and c > 0.0:
+        if c > 0.0:
             s_log2 += c * math.log2(c)
-    prod01 = a[r, 0] * a[r, 1] if a.shape[1] > 1 else 0.0
-    return impurity_of_sums(total, s_log2, s_p2, top, prod01, criterion)
+    h = math.log2(total) - s_log2 / total        # entropy in bits
+    if criterion == CRIT_ENTROPY_HALF:
+        return 0.5 * math.log(2.0) * h
+    return h
 
 
 @njit(cache=True)
@@ -81,7 +72,6 @@ def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac):
     the weight give -inf."""
     if pre_total <= 0.0:
         return -np.inf
-    logs = criterion == CRIT_INFO_GAIN or criterion == CRIT_ENTROPY_HALF
     post_total = 0.0
     for b in range(n_branches):
         for k in range(post.shape[1]):
@@ -97,19 +87,7 @@ def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac):
         if wb > min_frac * post_total:
             big += 1
         if wb > 0.0:
-            s_log2 = 0.0
-            s_p2 = 0.0
-            top = 0.0
-            for k in range(post.shape[1]):
-                c = post[b, k]
-                p = c / wb
-                s_p2 += p * p
-                if c > top:
-                    top = c
-                if logs and c > 0.0:
-                    s_log2 += c * math.log2(c)
-            prod01 = post[b, 0] * post[b, 1] if post.shape[1] > 1 else 0.0
-            weighted += wb * impurity_of_sums(wb, s_log2, s_p2, top, prod01, criterion)
+            weighted += wb * impurity_row(post, b, criterion)
     if big < 2:
         return -np.inf
     return pre_impurity - weighted / post_total
