@@ -52,6 +52,16 @@ def mismatch(found, wanted) -> str:
             f"writes ({list(wanted)})")
 
 
+def check_columns(where, found, wanted, keep: str) -> None:
+    """Raise ValueError unless ``found`` are a sweep's columns and, when ``wanted`` is given,
+    exactly those; ``where`` names the file, ``keep`` says what is left alone."""
+    if wanted is not None and list(found) != list(wanted):
+        raise ValueError(f"{where}: {mismatch(found, wanted)}; {keep}")
+    if metric_columns_of(found) is None:
+        raise ValueError(f"{where} was written by another version of workbench.sweep (columns "
+                         f"{list(found)}); it cannot be read as results")
+
+
 def metric_columns_of(cols) -> list[str] | None:
     """The metric columns of a file's column list, or None if the list is not a sweep's."""
     cols = list(cols)

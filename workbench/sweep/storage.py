@@ -147,12 +147,8 @@ def parse_csv(data: bytes, path, columns: list[str] | None = None):
     if header[:1] != ["cell_id"] or header[-1:] != ["crc"]:
         raise ValueError(f"{path} is not a workbench sweep results file (its columns are "
                          f"{header[:8]}...); it is left as it is: choose another results file")
-    if columns is not None and file_columns != list(columns):
-        raise ValueError(f"{path}: {schema.mismatch(file_columns, columns)}; its finished cells "
-                         "would not match, so it is left as it is: choose another results file")
-    if schema.metric_columns_of(file_columns) is None:
-        raise ValueError(f"{path} was written by another version of workbench.sweep (columns "
-                         f"{file_columns}); it cannot be read as results")
+    schema.check_columns(path, file_columns, columns, "its finished cells would not match, so "
+                         "it is left as it is: choose another results file")
     kinds = [schema.kind(c) for c in file_columns]
     rows = []
     pos = len(first) + 1
@@ -292,12 +288,8 @@ def read_parquet_parts(folder: Path, columns: list[str] | None = None):
         if meta is None or json.loads(meta) != names_ or names_[:1] != ["cell_id"]:
             raise ValueError(f"{part} is not a workbench sweep part; the folder is left as it "
                              "is: choose another results folder")
-        if found is not None and names_ != list(found):
-            raise ValueError(f"{part}: {schema.mismatch(names_, found)}; the folder is left as "
-                             "it is: choose another results folder")
-        if schema.metric_columns_of(names_) is None:
-            raise ValueError(f"{part} was written by another version of workbench.sweep "
-                             f"(columns {names_}); it cannot be read as results")
+        schema.check_columns(part, names_, found, "the folder is left as it is: choose another "
+                             "results folder")
         found = names_
         rows.extend(table.to_pylist())
     return parts, rows, found
