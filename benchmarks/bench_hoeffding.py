@@ -388,6 +388,11 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         else:
             how = (f"tree never stopped growing; RSS spread over the run {memory.get('rss_spread_mb', float('nan')):.1f} MB "
                    "bounds the growth")
+        capped = memory.get("capped") or {}
+        if capped.get("growth_after_stable_mb") is not None:
+            how += (f"; with max_depth={memory['args'].get('capped_depth')} the tree stopped at "
+                    f"{capped['rows'][-1]['n_leaves']} leaves (row {capped['stable_from_row']:,}) and RSS "
+                    f"grew {capped['growth_after_stable_mb']:.2f} MB after that")
         checks.append((f"{n_mem:,} SEA rows through partial_fit: RSS growth < {TARGET_MEMORY_MB:g} MB once the tree "
                        f"stopped growing (bench_memory, {memory.get('machine', {}).get('date', '?')}): {how}",
                        memory["ok"]))
