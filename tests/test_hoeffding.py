@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from workbench import evaluate, streams
 from workbench.core import split as sp
-from workbench.learners import HoeffdingTree
+from workbench.learners import CTree, HoeffdingTree
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +165,32 @@ def test_explain_one(trained, sea):
     # a dict instance works too
     assert trained.predict_one({"x0": X[10, 0], "x1": X[10, 1], "x2": X[10, 2]}) == \
         ex.prediction
+
+
+def test_explain_says_why_a_gain_is_negative_and_names_the_bound():
+    X, y, info = streams.electricity(return_info=True)
+    model = HoeffdingTree(X.shape[1], 2, nominal_features=info.nominal_features)
+    model.partial_fit(X, y).partial_fit(X, y)     # a second pass: many young leaves
+    T = model.tree
+    seen_negative = seen_positive = False
+    for i in range(0, X.shape[0], 97):
+        ex = model.explain_one(X[i])
+        assert "at split)" in str(ex).splitlines()[0]      # inner counts are frozen at the split
+        assert f"epsilon (Hoeffding) = {ex.epsilon:.5f}" in str(ex)
+        if ex.best is None:
+            continue
+        note = "gains below 0" in str(ex)
+        assert note == (ex.best["merit"] < 0)
+        if ex.best["merit"] < 0:
+            seen_negative = True
+            # the leaf's counts hold more weight than its observers saw: the inherited estimate
+            s = T.stats_slot[ex.leaf]
+            assert T.class_counts[ex.leaf].sum() > T.g_w[s, ex.best["feature"]].sum() + 1.0
+        else:
+            seen_positive = True
+    assert seen_negative and seen_positive
+    ctree = CTree(X.shape[1], 2, c=0.05).partial_fit(X, y)
+    assert "epsilon (000 eq. (10)) = " in str(ctree.explain_one(X[0]))
 
 
 def test_explain_sentence_on_a_pure_leaf():

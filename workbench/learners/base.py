@@ -55,11 +55,13 @@ class Explanation:
     quantity_label: str = ""
     threshold_label: str = ""
     will_split: bool = False
+    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "000 eq. (7)", "000 eq. (10)")
+    bound_name: str = "Hoeffding"
 
     def __str__(self) -> str:
         lines = []
         for step in self.path:
-            lines.append(f"node {step['node']} (depth {step['depth']}, n={step['n']:g}): "
+            lines.append(f"node {step['node']} (depth {step['depth']}, n={step['n']:g} at split): "
                          f"{step['test']} -> {step['outcome']}")
         counts = ", ".join(f"{c:g}" for c in self.class_counts)
         proba = ", ".join(f"{p:.3f}" for p in self.proba)
@@ -68,8 +70,13 @@ class Explanation:
         for tag, cand in (("best", self.best), ("second best", self.second)):
             if cand is not None:
                 lines.append(f"  {tag} split: {cand['test']}, gain {cand['merit']:.5f}")
+        if self.best is not None and self.best["merit"] < 0 and self.path:
+            lines.append("  (gains below 0: this leaf's class counts start from the estimate its "
+                         "parent's split made for it, as in MOA, while the split statistics count "
+                         "only the instances it has seen since; the estimate shifts every "
+                         "candidate's gain by the same amount, so the margin is unaffected)")
         if math.isfinite(self.epsilon):
-            lines.append(f"  Hoeffding epsilon = {self.epsilon:.5f} at n = {self.n:g}")
+            lines.append(f"  epsilon ({self.bound_name}) = {self.epsilon:.5f} at n = {self.n:g}")
         lines.append(f"  {self.reason}")
         return "\n".join(lines)
 
@@ -438,6 +445,8 @@ class BaseTree:
                               "ctree": "2 x epsilon, 000 eq. (7)",
                               "ctree_practical": "2 x epsilon, 000 eq. (10)"}[self.bound]
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
+        ex.bound_name = {"hoeffding": "Hoeffding", "mcdiarmid": "McDiarmid",
+                         "ctree": "000 eq. (7)", "ctree_practical": "000 eq. (10)"}[self.bound]
 
     def _predictor_used(self, leaf: int) -> str:
         T = self._state
