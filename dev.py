@@ -127,7 +127,12 @@ def cmd_lab(args: list[str]) -> int:
     ensure_graphviz()
     precompile()
     os.chdir(ROOT)
-    return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *args])
+    extra = []
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in args:
+        # JupyterLab refuses to start as root without it (containers, CI boxes, cloud VMs)
+        print("[dev] running as root: starting JupyterLab with --allow-root", flush=True)
+        extra.append("--allow-root")
+    return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *extra, *args])
 
 
 def cmd_test(args: list[str]) -> int:

@@ -44,3 +44,28 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
     assert first == ["python3 dev.py lab", "python3 dev.py test"], first
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python3 dev.py test" in ci
+
+
+def _load_dev():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)          # defines functions only: nothing runs on import
+    return module
+
+
+def test_lab_command_starts_jupyterlab_as_root_too(monkeypatch):
+    """JupyterLab refuses to run as root unless told; `dev.py lab` must work on a root box."""
+    dev = _load_dev()
+    calls = []
+    for step in ("ensure_venv", "ensure_graphviz", "precompile"):
+        monkeypatch.setattr(dev, step, lambda *a, **k: None)
+    monkeypatch.setattr(dev.subprocess, "call", lambda cmd, **k: calls.append(cmd) or 0)
+    monkeypatch.chdir(ROOT)
+    for uid, extra in ((0, ["--allow-root"]), (1000, [])):
+        monkeypatch.setattr(dev.os, "geteuid", lambda uid=uid: uid)
+        calls.clear()
+        assert dev.cmd_lab(["--no-browser"]) == 0
+        cmd = calls[0]
+        assert cmd[1:3] == ["lab", str(ROOT / "notebooks")]
+        assert cmd[3:] == extra + ["--no-browser"]
