@@ -7,10 +7,11 @@
 
 Only a Python 3.11+ interpreter is needed to start: the script makes a virtual environment
 in ``.venv`` next to itself, installs the package with its extras into it, and installs the
-system tools the workbench uses (Graphviz's ``dot``) with the system's package manager when
-it can.  It re-installs only when ``pyproject.toml`` has changed since the last set-up, and
-then compiles the numba kernels into numba's cache (``python -m workbench.precompile``: about
-40 s the first time, seconds afterwards) so that no notebook cell waits for the compiler.
+system tools the workbench uses (Graphviz's ``dot``; Chromium for the browser test; Java for
+the MOA benchmarks) with the system's package manager when it can.  It re-installs only when
+``pyproject.toml`` has changed since the last set-up, and then compiles the numba kernels
+into numba's cache (``python -m workbench.precompile``: about 40 s the first time, seconds
+afterwards) so that no notebook cell waits for the compiler.
 """
 from __future__ import annotations
 
@@ -102,6 +103,17 @@ def ensure_chromium() -> str | None:
     return None
 
 
+def ensure_java() -> None:
+    """CapyMOA runs MOA in a JVM: the benchmarks need Java 17 or newer on the PATH."""
+    if shutil.which("java"):
+        return
+    if apt_install(["openjdk-17-jre-headless"]) and shutil.which("java"):
+        say("installed Java 17 with apt-get (CapyMOA runs MOA in it)")
+        return
+    say("Java not found and not installable here: the MOA columns of the benchmarks need Java 17 "
+        "or newer on the PATH (apt-get install openjdk-17-jre-headless, or any JDK 17+).")
+
+
 def ensure_venv(extras: str) -> None:
     if sys.version_info < (3, 11):
         sys.exit("the workbench needs Python 3.11 or newer; run this script with python3.11")
@@ -147,6 +159,7 @@ def cmd_test(args: list[str]) -> int:
 
 def cmd_bench(args: list[str]) -> int:
     ensure_venv("dev,bench")
+    ensure_java()
     os.chdir(ROOT)
     # bench_hoeffding last: its list of targets reads the start-up and memory results just written
     scripts = args or sorted((str(p) for p in (ROOT / "benchmarks").glob("bench_*.py")),
