@@ -60,12 +60,19 @@ def apt_install(packages: list[str]) -> bool:
         return False
 
 
+def provide(find, packages: list[str], what: str):
+    """What ``find()`` finds; if nothing, install ``packages`` with apt-get and look again."""
+    found = find()
+    if not found and apt_install(packages):
+        found = find()
+        if found:
+            say(f"installed {what} with apt-get")
+    return found or None
+
+
 def ensure_graphviz() -> None:
     """`dot` is only needed for static image export (viz.render); try to install it."""
-    if shutil.which("dot"):
-        return
-    if apt_install(["graphviz"]) and shutil.which("dot"):
-        say("installed Graphviz (dot) with apt-get")
+    if provide(lambda: shutil.which("dot"), ["graphviz"], "Graphviz (dot)"):
         return
     if shutil.which("brew"):
         try:
@@ -92,12 +99,9 @@ def find_chromium() -> str | None:
 def ensure_chromium() -> str | None:
     """Install Debian's Chromium for the browser test when it is missing and we may (root or
     passwordless sudo); Playwright drives this binary, it never downloads a browser."""
-    path = find_chromium()
+    path = provide(find_chromium, ["chromium"], "Chromium (for the browser test)")
     if path:
         return path
-    if apt_install(["chromium"]) and find_chromium():
-        say("installed Chromium with apt-get (for the browser test)")
-        return find_chromium()
     say("Chromium not found and not installable here: the browser test will be skipped "
         "(install it with apt-get install chromium).")
     return None
@@ -105,10 +109,8 @@ def ensure_chromium() -> str | None:
 
 def ensure_java() -> None:
     """CapyMOA runs MOA in a JVM: the benchmarks need Java 17 or newer on the PATH."""
-    if shutil.which("java"):
-        return
-    if apt_install(["openjdk-17-jre-headless"]) and shutil.which("java"):
-        say("installed Java 17 with apt-get (CapyMOA runs MOA in it)")
+    if provide(lambda: shutil.which("java"), ["openjdk-17-jre-headless"],
+               "Java 17 (CapyMOA runs MOA in it)"):
         return
     say("Java not found and not installable here: the MOA columns of the benchmarks need Java 17 "
         "or newer on the PATH (apt-get install openjdk-17-jre-headless, or any JDK 17+).")
@@ -140,9 +142,9 @@ def cmd_lab(args: list[str]) -> int:
     precompile()
     os.chdir(ROOT)
     extra = []
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in args:
+    if _is_root() and "--allow-root" not in args:
         # JupyterLab refuses to start as root without it (containers, CI boxes, cloud VMs)
-        print("[dev] running as root: starting JupyterLab with --allow-root", flush=True)
+        say("running as root: starting JupyterLab with --allow-root")
         extra.append("--allow-root")
     return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *extra, *args])
 
