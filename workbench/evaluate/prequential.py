@@ -68,13 +68,18 @@ class PrequentialResult:
         return 1.0 - self.accuracy
 
 
+def _cumulative_right(correct: np.ndarray) -> np.ndarray:
+    """``cum[t]``: right answers among the first t instances (``cum[0] = 0``)."""
+    # summing int8 into int32 is three times faster than the bool-to-int64 default, and a
+    # stream fits int32 up to 2**31 - 1 instances
+    acc_t = np.int32 if correct.shape[0] < 2**31 - 1 else np.int64
+    return np.concatenate(([0], np.cumsum(correct.view(np.int8), dtype=acc_t)))
+
+
 def _curves(correct: np.ndarray, every: int, window: int):
     n = correct.shape[0]
     t = np.arange(every, n + 1, every, dtype=np.int64)
-    # counts of right answers so far; summing int8 into int32 is three times faster than the
-    # bool-to-int64 default, and a stream fits int32 up to 2**31 - 1 instances
-    acc_t = np.int32 if n < 2**31 - 1 else np.int64
-    cum = np.concatenate(([0], np.cumsum(correct.view(np.int8), dtype=acc_t)))
+    cum = _cumulative_right(correct)
     curve = cum[t] / t
     lo = np.maximum(t - window, 0)
     window_curve = (cum[t] - cum[lo]) / (t - lo)
@@ -171,10 +176,7 @@ def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> Pre
         leaves[b] = model.n_leaves
     seconds = time.perf_counter() - start
     correct = pred == y
-    # counts of right answers so far; summing int8 into int32 is three times faster than the
-    # bool-to-int64 default, and a stream fits int32 up to 2**31 - 1 instances
-    acc_t = np.int32 if n < 2**31 - 1 else np.int64
-    cum = np.concatenate(([0], np.cumsum(correct.view(np.int8), dtype=acc_t)))
+    cum = _cumulative_right(correct)
     t = np.minimum(np.arange(1, n_batches + 1) * batch_size, n)
     lo = np.maximum(t - window, 0)
     return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=cum[t] / t,
