@@ -105,6 +105,8 @@ def _main_module_hidden():
             main.__dict__.pop("__spec__", None)
         else:
             main.__spec__ = spec
+
+
 def _init_worker(cells):
     """Pool initializer: load the kernels of the sweep's learners before the first cell."""
     from .cells import resolve_learner
