@@ -107,6 +107,13 @@ def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t):
     return conftree_query(rng, budget, gap, m, t, sparams[S_DELTA]), False
 
 
+# slots of the ``counters`` vector of an ACTIVE run (the engine's loop and Strategy.query)
+C_QUERIED = 0     # labels queried
+C_SEEN = 1        # instances seen
+C_DRIFTS = 2
+C_WARNINGS = 3
+
+
 class Strategy:
     """Parameters and state of a label-query strategy (see the module docstring)."""
 
@@ -155,17 +162,17 @@ class Strategy:
         rate stays within the budget, ask :func:`decide`.  The model is not changed."""
         budget = self._budget()
         c = self.counters
-        c[1] += 1
-        if c[0] + 1 > budget * c[1]:
+        c[C_SEEN] += 1
+        if c[C_QUERIED] + 1 > budget * c[C_SEEN]:
             return False
         ex = model.explain_one(x)
         counts = ex.class_counts
         m = float(counts.sum())
         gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
         q, _ = decide(self.code, self.params, self.state, self.rng, budget,
-                      float(ex.proba.max()), gap, m, float(c[1]))
+                      float(ex.proba.max()), gap, m, float(c[C_SEEN]))
         if q:
-            c[0] += 1
+            c[C_QUERIED] += 1
         return bool(q)
 
     def run(self, model, X, y):

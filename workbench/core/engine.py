@@ -33,7 +33,7 @@ from numba import njit
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_MC, LEAF_NB, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD
 from .routing import route, route_inline, walk
-from ..active.strategies import decide
+from ..active.strategies import C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide
 from ..drift.ddm import ddm_reset, ddm_step
 from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
                     reset_tree, split_decision)
@@ -49,11 +49,6 @@ A_DDM_MIN = 3     # DDM's minimum number of instances
 A_DDM_STRICT = 4  # 1: MOA's strict comparisons
 N_ACTIVE = 5
 N_SPARAMS_MAX = 4
-# slots of the ``counters`` vector
-C_QUERIED = 0
-C_SEEN = 1
-C_DRIFTS = 2
-C_WARNINGS = 3
 
 
 @njit(cache=True)

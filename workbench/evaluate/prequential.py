@@ -104,7 +104,8 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
     window           width of the sliding window of ``window_curve``
     """
     from ..active import Strategy
-    from ..core.engine import C_DRIFTS, C_QUERIED, C_WARNINGS, N_ACTIVE
+    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
+    from ..core.engine import N_ACTIVE
 
     X, y = model._check_Xy(X, y)
     n = X.shape[0]
