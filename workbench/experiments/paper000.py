@@ -680,15 +680,20 @@ def fig3_param_grid(n_params: int, ranges=None) -> dict:
     and CorrH-Tree :math:`\delta = e^{-L}` with :math:`L` log-spaced (the Hoeffding radius grows
     as :math:`\sqrt L`).  H-Tree runs with the Gini index, grace period 100 and tau 0 as in the
     paper; CorrH-Tree with the classification error."""
-    r = dict(FIG3_RANGES["shuffled"])
-    r.update(ranges or {})
+    return _learner_grids({**FIG3_RANGES["shuffled"], **(ranges or {})}, n_params)
+
+
+def _learner_grids(r: dict, n_params: int, **shared) -> dict:
+    """The three learners' grids over the log10 ranges ``r``: C-Tree's c log-spaced, H-Tree's
+    and CorrH-Tree's delta = exp(-L) with L log-spaced; ``shared`` settings go to the last two
+    (C-Tree splits nominal attributes binary anyway)."""
+    def deltas(learner):
+        return [float(math.exp(-L)) for L in np.logspace(*r[learner], n_params)]
     return {
         "CTree": {"c": [float(v) for v in np.logspace(*r["CTree"], n_params)]},
-        "HoeffdingTree": {"delta": [float(math.exp(-L)) for L in
-                                    np.logspace(*r["HoeffdingTree"], n_params)],
-                          "criterion": "gini", "grace_period": 100, "tau": 0.0},
-        "CorrHTree": {"delta": [float(math.exp(-L)) for L in np.logspace(*r["CorrHTree"],
-                                                                         n_params)]},
+        "HoeffdingTree": {"delta": deltas("HoeffdingTree"), "criterion": "gini",
+                          "grace_period": 100, "tau": 0.0, **shared},
+        "CorrHTree": {"delta": deltas("CorrHTree"), **shared},
     }
 
 
@@ -998,17 +1003,7 @@ def fig4_param_grid(n_params: int, ranges=None) -> dict:
     attributes are split binary (value against the rest) by all three learners, as in the
     paper's one-hot A9A and its binary-split setting."""
     r = {"CTree": (-2.5, 0.3), "HoeffdingTree": (-3.0, 1.5), "CorrHTree": (-3.0, 2.0)}
-    r.update(ranges or {})
-    return {
-        "CTree": {"c": [float(v) for v in np.logspace(*r["CTree"], n_params)]},
-        "HoeffdingTree": {"delta": [float(math.exp(-L)) for L in
-                                    np.logspace(*r["HoeffdingTree"], n_params)],
-                          "criterion": "gini", "grace_period": 100, "tau": 0.0,
-                          "binary_nominal": True},
-        "CorrHTree": {"delta": [float(math.exp(-L)) for L in np.logspace(*r["CorrHTree"],
-                                                                         n_params)],
-                      "binary_nominal": True},
-    }
+    return _learner_grids({**r, **(ranges or {})}, n_params, binary_nominal=True)
 
 
 def fig4(datasets=("electricity", "adult"), n_perm: int | None = None,
