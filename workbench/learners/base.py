@@ -27,6 +27,9 @@ from ..core.validate import (as_labels, as_matrix, check_choice, check_nominal_c
 
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
+#: where each split bound's epsilon comes from, as explanations and charts name it
+_BOUND_NAMES = {"hoeffding": "Hoeffding", "mcdiarmid": "McDiarmid", "ctree": "000 eq. (7)",
+                "ctree_practical": "000 eq. (10)"}
 
 
 @dataclass
@@ -439,14 +442,13 @@ class BaseTree:
         if ex.best is not None:
             second = ex.second["merit"] if ex.second is not None else 0.0
             ex.quantity = ex.best["merit"] - second
-        ex.threshold = self._margin_factor * ex.epsilon
+        f = self._margin_factor
+        ex.threshold = f * ex.epsilon
         ex.quantity_label = "G(best) - G(second best)"
-        ex.threshold_label = {"hoeffding": "Hoeffding epsilon", "mcdiarmid": "McDiarmid epsilon",
-                              "ctree": "2 x epsilon, 000 eq. (7)",
-                              "ctree_practical": "2 x epsilon, 000 eq. (10)"}[self.bound]
+        ex.bound_name = _BOUND_NAMES[self.bound]
+        ex.threshold_label = (f"{ex.bound_name} epsilon" if f == 1 else
+                              f"{f:g} x epsilon, {ex.bound_name}")
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
-        ex.bound_name = {"hoeffding": "Hoeffding", "mcdiarmid": "McDiarmid",
-                         "ctree": "000 eq. (7)", "ctree_practical": "000 eq. (10)"}[self.bound]
 
     def _predictor_used(self, leaf: int) -> str:
         T = self._state
