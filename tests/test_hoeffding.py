@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from workbench import evaluate, streams
-from workbench.core import split as sp
 from workbench.learners import CTree, HoeffdingTree
 
 
@@ -353,12 +352,6 @@ def test_result_metrics(sea):
     assert res.precision(1) == pytest.approx(tp / (res.predictions == 1).sum())
     assert res.recall(1) == pytest.approx(tp / (y == 1).sum())
     assert res.labels_used == len(y) and res.seconds > 0
-
-
-def test_split_outcome_codes_are_distinct():
-    codes = {sp.NO_SPLIT_PURE, sp.NO_SPLIT_NO_CANDIDATE, sp.NO_SPLIT_BOUND, sp.SPLIT_MARGIN,
-             sp.SPLIT_TIE, sp.NO_SPLIT_DEPTH, sp.NO_SPLIT_SINGLE}
-    assert len(codes) == 7
 
 
 def test_explain_with_tied_gains_and_no_tie_rule():

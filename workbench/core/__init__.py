@@ -2,7 +2,9 @@
 predictors, and the numba kernels that learn and predict over whole arrays.
 
 Modules (one concept each): ``state`` (the arrays), ``params`` (the policy vector),
-``criteria`` (split criteria), ``observers`` (Gaussian and nominal statistics), ``leaf`` (leaf
-predictors), ``routing``, ``split`` (split search, decision, structural edits), ``engine`` (batch
-kernels), ``validate`` (input checks), ``dot`` (DOT export).
+``criteria`` (split criteria), ``observers`` (Gaussian and nominal statistics), ``rules`` (split
+rules), ``routing``, ``split`` (split search, decision, re-evaluation, structural edits),
+``steps`` (the steps of the per-instance loop: leaf predictors, learning, queries, drift),
+``engine`` (the batch kernels and the edits callable from Python), ``validate`` (input checks),
+``dot`` (DOT export).
 """

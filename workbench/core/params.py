@@ -20,14 +20,19 @@ P_MAX_DEPTH = 5         # leaves at this depth do not split
 P_CRITERION = 6         # CRIT_* code
 P_LEAF_PRED = 7         # LEAF_* code
 P_NB_THRESHOLD = 8      # naive Bayes is used only at leaves with at least this much weight
-P_MAX_NODES = 9         # memory guard: node rows the tree may hold
-P_MAX_SLOTS = 10        # memory guard: leaves that may keep statistics at once
-P_SPLIT_RULE = 11       # RULE_* code
+P_MAX_NODES = 9         # memory guard: node rows the tree may hold (a statistics slot belongs
+                        # to one node, so this bounds the slots too)
+P_REEVAL = 10           # weight between two re-evaluations of an inner node (UPDATE_PATH
+                        # learners with a re-evaluation rule; 0: inner nodes are never revisited)
+P_SPLIT_RULE = 11       # RULE_* code of a leaf's split test
 P_BOUND = 12            # BOUND_* code
 P_MARGIN_FACTOR = 13    # split when G(best) - G(second) > factor * eps (VFDT 1, C-Tree 2)
 P_C = 14                # constant c of C-Tree's practical radius, 000 eq. (10)
 P_BINARY_NOMINAL = 15   # 1: nominal features split binary (x == v vs the rest), 0: multiway
-N_PARAMS = 16
+P_UPDATE = 16           # UPDATE_* code: which nodes learn an instance's statistics
+P_CUTS = 17             # CUTS_* code: where numeric features may be cut
+P_REEVAL_RULE = 18      # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
+N_PARAMS = 19
 
 CRIT_INFO_GAIN = 0     # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1          # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
@@ -40,10 +45,24 @@ CRITERIA = {"info_gain": CRIT_INFO_GAIN, "gini": CRIT_GINI, "entropy": CRIT_ENTR
 LEAF_MC = 0
 LEAF_NB = 1
 LEAF_NBA = 2
-LEAF_PREDICTORS = {"mc": LEAF_MC, "nb": LEAF_NB, "nba": LEAF_NBA}
+LEAF_LAPLACE = 3       # majority class with Laplace-smoothed probabilities (n_k + 1) / (n + K),
+                       # 003 eq. (2)
+LEAF_PREDICTORS = {"mc": LEAF_MC, "nb": LEAF_NB, "nba": LEAF_NBA, "laplace": LEAF_LAPLACE}
 
-RULE_BEST_VS_SECOND = 0   # VFDT: G(best) - G(second best) > eps, or eps < tau
-RULES = {"best_vs_second": RULE_BEST_VS_SECOND}
+# Split rules (workbench.core.rules): each compares one quantity with one threshold
+RULE_BEST_VS_SECOND = 0   # VFDT, C-Tree: G(best) - G(second best) > f eps, or eps < tau
+RULE_BEST_VS_NULL = 1     # HATT's AttemptToSplit (004 Alg. 3): G(best) - G(null) > eps, or tie
+RULE_BEST_VS_CURRENT = 2  # HATT's ReEvaluateBestSplit: G(best) - G(current) > eps, or tie
+RULES = {"best_vs_second": RULE_BEST_VS_SECOND, "best_vs_null": RULE_BEST_VS_NULL,
+         "best_vs_current": RULE_BEST_VS_CURRENT}
+
+UPDATE_LEAF = 0        # VFDT: only the leaf an instance reaches learns it
+UPDATE_PATH = 1        # HATT: every node on its path does (inner nodes keep their statistics)
+UPDATES = {"leaf": UPDATE_LEAF, "path": UPDATE_PATH}
+
+CUTS_GAUSSIAN = 0      # MOA's n_split_points equal steps strictly inside (min, max)
+CUTS_FIXED = 1         # only the cut points the caller gives per feature (Config.cuts)
+CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED}
 
 BOUND_HOEFFDING = 0       # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
 BOUND_MCDIARMID = 1       # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)
@@ -58,3 +77,5 @@ class Config(NamedTuple):
     params: np.ndarray     # float64 [N_PARAMS]
     nom_index: np.ndarray  # int64 [d]: position among nominal columns, -1 for numeric
     nom_card: np.ndarray   # int64 [n_nominal]: number of values of each nominal column
+    cuts: np.ndarray       # float64 [d, c]: the CUTS_FIXED candidates of each feature, NaN-padded
+                           # ([d, 0] under CUTS_GAUSSIAN)

@@ -26,10 +26,12 @@ from ..bounds import (BOUND_ENTROPY, BOUND_GINI, BOUND_KEARNS_MANSOUR, ctree_eps
 from .criteria import impurity_row, merit_range, split_merit
 from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
 from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_ENTROPY_HALF,
-                     CRIT_KM, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_DELTA,
-                     P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
-                     P_N_SPLIT_POINTS, P_TAU)
-from .state import (FREE, LEAF, M_DEPTH, M_ROOT, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS,
+                     CRIT_KM, CUTS_FIXED, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_CUTS,
+                     P_DELTA, P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
+                     P_N_SPLIT_POINTS, P_REEVAL_RULE, P_SPLIT_RULE, P_TAU, P_UPDATE,
+                     UPDATE_PATH)
+from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity
+from .state import (FREE, LEAF, M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS,
                     M_N_ACTIVE, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
                     NOMINAL_MULTI, NUMERIC)
 
@@ -40,7 +42,11 @@ NO_SPLIT_BOUND = 2
 SPLIT_MARGIN = 3
 SPLIT_TIE = 4
 NO_SPLIT_DEPTH = 5
-NO_SPLIT_SINGLE = 6
+
+# outcome codes of reevaluate (inner nodes, RULE_BEST_VS_CURRENT)
+REEVAL_KEEP = 0       # the current split stays
+REEVAL_KILL = 1       # the null split won: the subtree is removed, the node is a leaf again
+REEVAL_REPLACE = 2    # another attribute won: the node splits on it, with new leaves
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -112,7 +118,12 @@ def nominal_best_value(T, C, node, m, card, post, pre_total, pre_imp):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
-    """Best cut point of numeric feature j at a leaf: (merit, cut)."""
+    """Best cut point of numeric feature j at a leaf: (merit, cut).
+
+    Cut-point policy ``P_CUTS``: MOA's ``n_split_points`` equal steps strictly inside the
+    observed (min, max) (``CUTS_GAUSSIAN``), or only the caller's candidates ``C.cuts[j]``
+    (``CUTS_FIXED``, NaN-padded; 001's predefined tests).  Candidates outside the observed range
+    are skipped under both: they would send every instance down one branch."""
     s = T.stats_slot[node]
     # the observer's arrays taken once, and nothing in the loop over cut points calls a function
     # that takes an array: each such call costs numba atomic reference counts on every array
@@ -122,13 +133,14 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     best_cut = np.nan
     if not lo < hi:
         return best, best_cut
-    n_points = int(C.params[P_N_SPLIT_POINTS])
+    fixed = C.params[P_CUTS] == CUTS_FIXED
+    n_points = C.cuts.shape[1] if fixed else int(C.params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
     for i in range(n_points):
-        cut = lo + step * (i + 1.0)
-        if not (lo < cut < hi):
+        cut = C.cuts[j, i] if fixed else lo + step * (i + 1.0)
+        if not (lo < cut < hi):      # (NaN padding fails this too)
             continue
         for k in range(g_w.shape[2]):      # observers.gaussian_binary_dists, written out
             w = max(g_w[s, j, k], 0.0)
@@ -193,40 +205,127 @@ def top_two(merits):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def split_decision(T, C, node, merits, cuts, post):
-    """Run the split test at a leaf.
-
-    Fills ``merits``/``cuts`` and returns (outcome code, best feature, second feature, eps).
-    """
+def leaf_weight(T, node):
     n = 0.0
     for k in range(T.class_counts.shape[1]):
         n += T.class_counts[node, k]
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def presplit_null_merit(T, C, node, post):
+    """Merit of MOA's null-split suggestion at ``node`` under the criterion: the one-branch split
+    holding the node's whole class distribution (see :mod:`workbench.core.rules`)."""
+    K = T.class_counts.shape[1]
+    for k in range(K):
+        post[0, k] = T.class_counts[node, k]
+    return split_merit(leaf_weight(T, node), impurity_row(T.class_counts, node,
+                                                          int(C.params[P_CRITERION])),
+                       post, 1, int(C.params[P_CRITERION]), C.params[P_MIN_BRANCH_FRAC])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def split_decision(T, C, node, merits, cuts, post):
+    """Run the leaf's split test (rule ``P_SPLIT_RULE``, :mod:`workbench.core.rules`).
+
+    Fills ``merits``/``cuts`` and returns (outcome code, best feature, second feature, eps,
+    quantity, threshold): the rule splits when ``quantity > threshold`` (or on a tie,
+    ``eps < tau``).  Quantity and threshold are NaN where no rule was applied.
+    """
+    n = leaf_weight(T, node)
     if n_observed_classes(T, node) < 2:
         for j in range(merits.shape[0]):
             merits[j] = -np.inf
             cuts[j] = np.nan
-        return NO_SPLIT_PURE, -1, -1, np.inf
+        return NO_SPLIT_PURE, -1, -1, np.inf, np.nan, np.nan
     feature_candidates(T, C, node, merits, cuts, post)
     b1, b2 = top_two(merits)
     eps = split_epsilon(T, C, node, n)
     if b1 < 0 or merits[b1] == -np.inf:
-        return NO_SPLIT_NO_CANDIDATE, b1, b2, eps
-    if T.depth[node] >= C.params[P_MAX_DEPTH]:
-        return NO_SPLIT_DEPTH, b1, b2, eps
+        return NO_SPLIT_NO_CANDIDATE, b1, b2, eps, np.nan, np.nan
     second = -np.inf if b2 < 0 else merits[b2]
-    if merits[b1] - second > C.params[P_MARGIN_FACTOR] * eps:
-        if b2 < 0:
-            return NO_SPLIT_SINGLE, b1, b2, eps
-        return SPLIT_MARGIN, b1, b2, eps
-    if eps < C.params[P_TAU]:
-        return SPLIT_TIE, b1, b2, eps
-    return NO_SPLIT_BOUND, b1, b2, eps
+    null = -np.inf
+    if b2 < 0 or second == -np.inf:
+        null = presplit_null_merit(T, C, node, post)
+    quantity, threshold = rule_quantity(int(C.params[P_SPLIT_RULE]), merits[b1], second, null,
+                                        np.nan, eps, C.params[P_MARGIN_FACTOR])
+    if T.depth[node] >= C.params[P_MAX_DEPTH]:
+        return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
+    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+    if verdict == BY_MARGIN:
+        return SPLIT_MARGIN, b1, b2, eps, quantity, threshold
+    if verdict == BY_TIE:
+        return SPLIT_TIE, b1, b2, eps, quantity, threshold
+    return NO_SPLIT_BOUND, b1, b2, eps, quantity, threshold
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def current_merit(T, C, node, post):
+    """Merit of inner node ``node``'s own test, from the statistics it kept (UPDATE_PATH)."""
+    s = T.stats_slot[node]
+    if s < 0 or T.kind[node] <= 0:
+        return -np.inf
+    n_branches = branch_dists(T, C, s, T.feature[node], T.threshold[node], post)
+    crit = int(C.params[P_CRITERION])
+    return split_merit(leaf_weight(T, node), impurity_row(T.class_counts, node, crit), post,
+                       n_branches, crit, C.params[P_MIN_BRANCH_FRAC])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def reevaluate_decision(T, C, node, merits, cuts, post):
+    """HATT's ReEvaluateBestSplit at an inner node (rule ``P_REEVAL_RULE``): the best of the
+    attributes and the null split (gain 0) against the current split.
+
+    Returns (outcome ``REEVAL_*``, best feature or -1 for the null split, eps, quantity,
+    threshold).  The same attribute winning again keeps the node as it is."""
+    n = leaf_weight(T, node)
+    if n_observed_classes(T, node) < 2:
+        for j in range(merits.shape[0]):
+            merits[j] = -np.inf
+            cuts[j] = np.nan
+        # one class left below this node: the null split is as good as any test
+        g_cur = current_merit(T, C, node, post)
+        return REEVAL_KEEP, -1, np.inf, NULL_GAIN - g_cur, np.inf
+    feature_candidates(T, C, node, merits, cuts, post)
+    b1, _b2 = top_two(merits)
+    g_cur = current_merit(T, C, node, post)
+    eps = split_epsilon(T, C, node, n)
+    best = -1
+    g_best = NULL_GAIN
+    if b1 >= 0 and merits[b1] > NULL_GAIN:
+        best = b1
+        g_best = merits[b1]
+    quantity, threshold = rule_quantity(int(C.params[P_REEVAL_RULE]), g_best, -np.inf, -np.inf,
+                                        g_cur, eps, 1.0)
+    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+    if verdict == BY_MARGIN or verdict == BY_TIE:
+        if best < 0:
+            return REEVAL_KILL, best, eps, quantity, threshold
+        if best != T.feature[node]:
+            return REEVAL_REPLACE, best, eps, quantity, threshold
+    return REEVAL_KEEP, best, eps, quantity, threshold
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def reevaluate(T, C, node, merits, cuts, post):
+    """Re-evaluate inner node ``node`` and edit the tree as the rule says; returns the outcome."""
+    outcome, best, _eps, _q, _thr = reevaluate_decision(T, C, node, merits, cuts, post)
+    if outcome == REEVAL_KILL:
+        kill_subtree(T, node, True)
+    elif outcome == REEVAL_REPLACE:
+        replace_split(T, C, node, best, cuts[best], post)
+    return outcome
 
 
 @njit(cache=True)
 def explain_split(T, C, node, merits, cuts, post):
-    """:func:`split_decision` callable from Python (``explain_one``); a separate entry point so
-    that its wrapper is compiled only when an explanation is first asked for."""
+    """:func:`split_decision` (at a leaf) or :func:`reevaluate_decision` (at an inner node that
+    keeps statistics), callable from Python (``explain_one``): a separate entry point, so that
+    its wrapper is compiled only when an explanation is first asked for.  Returns (outcome, best,
+    second, eps, quantity, threshold)."""
+    if T.kind[node] > 0:
+        outcome, best, eps, q, thr = reevaluate_decision(T, C, node, merits, cuts, post)
+        return outcome, best, -1, eps, q, thr
     return split_decision(T, C, node, merits, cuts, post)
 
 
@@ -322,38 +421,40 @@ def nodes_in_use(T):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def apply_split(T, C, node, j, cut, post):
-    """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
-    guard refused (the leaf is then deactivated)."""
-    s = T.stats_slot[node]
+def branch_dists(T, C, s, j, cut, post):
+    """Class distribution of each branch of the test (feature j, cut) from statistics slot s,
+    into ``post``; returns the number of branches."""
     m = C.nom_index[j]
     if m >= 0 and C.params[P_BINARY_NOMINAL] > 0:
-        n_branches = 2
         nominal_binary_post(T, s, m, int(cut), post)
-        kind = NOMINAL_BINARY
-    elif m >= 0:
-        n_branches = C.nom_card[m]
-        nominal_post(T, s, m, n_branches, post)
-        kind = NOMINAL_MULTI
-    else:
-        n_branches = 2
-        gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
-        kind = NUMERIC
-    if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
-        T.meta[M_GUARD_HITS] += 1
-        deactivate(T, node)
-        return False
+        return 2
+    if m >= 0:
+        nominal_post(T, s, m, C.nom_card[m], post)
+        return C.nom_card[m]
+    gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
+    return 2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def test_kind(C, j):
+    m = C.nom_index[j]
+    if m >= 0 and C.params[P_BINARY_NOMINAL] > 0:
+        return NOMINAL_BINARY
+    if m >= 0:
+        return NOMINAL_MULTI
+    return NUMERIC
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def grow_children(T, node, j, cut, kind, n_branches, post):
+    """Give inner-node-to-be ``node`` the test (j, cut) and ``n_branches`` fresh leaves, each
+    starting from the class distribution ``post`` estimates for it (as in MOA and River)."""
     T.kind[node] = kind
     T.feature[node] = j
     T.threshold[node] = cut
     T.n_children[node] = n_branches
     T.t_split[node] = T.meta[M_T]
-    if T.active[node] == 1:
-        T.meta[M_N_ACTIVE] -= 1
-    T.active[node] = 0
-    T.meta[M_N_LEAVES] -= 1
     T.meta[M_N_SPLITS] += 1
-    release_slot(T, node)
     for b in range(n_branches):
         c = alloc_node(T)
         init_leaf(T, c, node, T.depth[node] + 1)
@@ -363,13 +464,31 @@ def apply_split(T, C, node, j, cut, post):
             w += post[b, k]
         T.last_eval[c] = w
         T.children[node, b] = c
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def apply_split(T, C, node, j, cut, post):
+    """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
+    guard refused (the leaf is then deactivated).  Under ``UPDATE_PATH`` the node keeps its
+    statistics (it goes on learning and is re-evaluated); otherwise they are released."""
+    n_branches = branch_dists(T, C, T.stats_slot[node], j, cut, post)
+    if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
+        T.meta[M_GUARD_HITS] += 1
+        deactivate(T, node)
+        return False
+    if T.active[node] == 1:
+        T.meta[M_N_ACTIVE] -= 1
+    T.active[node] = 0
+    T.meta[M_N_LEAVES] -= 1
+    if C.params[P_UPDATE] != UPDATE_PATH:
+        release_slot(T, node)
+    grow_children(T, node, j, cut, test_kind(C, j), n_branches, post)
     return True
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def release_subtree(T, node):
-    """Return every row below ``node`` (not ``node`` itself) to the free lists and make
-    ``node`` a fresh active leaf that keeps its class counts."""
+def free_below(T, node):
+    """Return every row below ``node`` (not ``node`` itself) to the free lists."""
     stack = np.empty(T.kind.shape[0], np.int64)   # every row at most once
     top = 1
     stack[0] = node
@@ -390,17 +509,33 @@ def release_subtree(T, node):
             T.kind[u] = FREE
             T.free_nodes[T.meta[M_FREE_NODES]] = u
             T.meta[M_FREE_NODES] += 1
+    for b in range(T.children.shape[1]):
+        T.children[node, b] = -1
+    T.n_children[node] = 0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def kill_subtree(T, node, keep_stats):
+    """Make ``node`` a fresh active leaf again, its subtree's rows freed.  It keeps its class
+    counts, and with ``keep_stats`` its statistics slot (HATT: a node that kept learning while
+    it was an inner node goes on from what it knows)."""
+    free_below(T, node)
     n_classes = T.class_counts.shape[1]
     counts = np.empty(n_classes)
     for k in range(n_classes):
         counts[k] = T.class_counts[node, k]
-    was_leaf = T.kind[node] == LEAF
-    if was_leaf:
+    if T.kind[node] == LEAF:
         T.meta[M_N_LEAVES] -= 1
         if T.active[node] == 1:
             T.meta[M_N_ACTIVE] -= 1
-    release_slot(T, node)
+    s = T.stats_slot[node]
+    if keep_stats:
+        T.stats_slot[node] = -1
+    else:
+        release_slot(T, node)
     init_leaf(T, node, T.parent[node], T.depth[node])
+    if keep_stats:
+        T.stats_slot[node] = s
     w = 0.0
     for k in range(n_classes):
         T.class_counts[node, k] = counts[k]
@@ -408,10 +543,34 @@ def release_subtree(T, node):
     T.last_eval[node] = w
 
 
+@njit(cache=True, no_cpython_wrapper=True)
+def release_subtree(T, node):
+    """Return every row below ``node`` to the free lists and make ``node`` a fresh active leaf
+    that keeps its class counts (its statistics are dropped)."""
+    kill_subtree(T, node, False)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def replace_split(T, C, node, j, cut, post):
+    """Replace inner node ``node``'s test by (j, cut) (HATT): the old subtree is freed, the node
+    keeps its class counts and statistics, and the new branches start as fresh leaves with the
+    class distributions the node's statistics estimate for them.  Returns False if the memory
+    guard refused; the node is then a leaf (its subtree already freed)."""
+    n_branches = branch_dists(T, C, T.stats_slot[node], j, cut, post)
+    free_below(T, node)
+    if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
+        T.meta[M_GUARD_HITS] += 1
+        kill_subtree(T, node, False)
+        deactivate(T, node)
+        return False
+    grow_children(T, node, j, cut, test_kind(C, j), n_branches, post)
+    return True
+
+
 @njit(cache=True)
-def reset_tree(T):
-    """Forget everything: the root becomes an empty active leaf (after a detected drift)."""
-    root = T.meta[M_ROOT]
+def reset_tree(T, root):
+    """Forget everything below and at ``root``: it becomes an empty active leaf (after a detected
+    drift)."""
     release_subtree(T, root)
     for k in range(T.class_counts.shape[1]):
         T.class_counts[root, k] = 0.0

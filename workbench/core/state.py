@@ -31,12 +31,14 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed.
 
 Bookkeeping
-    ``meta``          int64 counters, indexed by the ``M_*`` constants below.
+    ``roots``         the root row of each tree: a state may hold a forest of trees that share
+                      these arrays (UFFT's pairwise trees); ``roots[0]`` is ``meta[M_ROOT]``, and
+                      a root keeps its row for the life of the state.
+    ``meta``          int64 counters, indexed by the ``M_*`` constants below (over all trees).
     ``free_nodes``, ``free_slots``  stacks of released rows (subtree removal, split leaves).
 
-Room for later learners, as DESIGN.md asks: inner nodes may keep their slot (EFDT, UFFT
-re-evaluation), subtrees are released to the free lists (replacement, pruning), and the
-``pool_*`` arrays can carry stored instances (BOCT) without changing any existing field.
+Inner nodes keep their slot under the path-update policy (HATT re-evaluates them), and edited
+subtrees (replacement, pruning, a drift reset) return their rows to the free lists.
 """
 from __future__ import annotations
 
@@ -91,6 +93,7 @@ class TreeState(NamedTuple):
     nom_w: np.ndarray
     free_nodes: np.ndarray
     free_slots: np.ndarray
+    roots: np.ndarray
     meta: np.ndarray
 
 
@@ -109,8 +112,9 @@ _SLOT_FILL = {"g_w": 0.0, "g_mean": 0.0, "g_m2": 0.0, "g_min": np.inf, "g_max": 
 
 
 def allocate(n_features: int, n_classes: int, n_nominal: int, max_values: int, branch: int,
-             node_capacity: int = 64, slot_capacity: int = 16) -> TreeState:
-    """Empty arrays for a tree; the root is made by :func:`workbench.core.engine.init_root`."""
+             node_capacity: int = 64, slot_capacity: int = 16, n_trees: int = 1) -> TreeState:
+    """Empty arrays for a tree (or a forest of ``n_trees``); the roots are made by
+    :func:`workbench.core.engine.init_root`."""
     d, k = n_features, n_classes
     n, s = node_capacity, slot_capacity
     v = max(max_values, 1)
@@ -140,6 +144,7 @@ def allocate(n_features: int, n_classes: int, n_nominal: int, max_values: int, b
         nom_w=np.zeros((s, m, k)),
         free_nodes=np.zeros(n, np.int64),
         free_slots=np.zeros(s, np.int64),
+        roots=np.full(n_trees, -1, np.int64),
         meta=np.zeros(N_META, np.int64),
     )
 

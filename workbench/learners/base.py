@@ -15,11 +15,12 @@ import numpy as np
 
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import (BOUNDS, CRITERIA, LEAF_PREDICTORS, N_PARAMS, P_BINARY_NOMINAL,
-                           P_BOUND, P_C, P_CRITERION, P_DELTA, P_GRACE, P_LEAF_PRED,
-                           P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MAX_SLOTS,
-                           P_MIN_BRANCH_FRAC, P_N_SPLIT_POINTS, P_NB_THRESHOLD, P_SPLIT_RULE,
-                           P_TAU, RULES, Config)
+from ..core.params import (BOUNDS, CRITERIA, CUT_POLICIES, LEAF_PREDICTORS, N_PARAMS,
+                           P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_CUTS, P_DELTA, P_GRACE,
+                           P_LEAF_PRED, P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES,
+                           P_MIN_BRANCH_FRAC, P_N_SPLIT_POINTS, P_NB_THRESHOLD, P_REEVAL,
+                           P_REEVAL_RULE, P_SPLIT_RULE, P_TAU, P_UPDATE, RULES, UPDATES, Config)
+from ..core.rules import RULE_LABELS
 from ..core.criteria import merit_range
 from ..core import split as sp
 from ..core.validate import (as_labels, as_matrix, check_choice, check_nominal_codes,
@@ -60,6 +61,8 @@ class Explanation:
     will_split: bool = False
     #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "000 eq. (7)", "000 eq. (10)")
     bound_name: str = "Hoeffding"
+    #: the split rule that decides (``workbench.core.rules``), e.g. "best vs second best"
+    rule: str = ""
 
     def __str__(self) -> str:
         lines = []
@@ -88,13 +91,30 @@ class Explanation:
 
 
 class BaseTree:
-    """Engine-backed incremental decision tree; subclasses fix the policies."""
+    """Engine-backed incremental decision tree; subclasses fix the policies.
 
+    A learner is the engine run with a set of policies (``workbench.core.params``): these class
+    attributes choose them, the constructor's arguments fill in their numbers.
+    """
+
+    #: the leaf's split rule (``workbench.core.rules``): "best_vs_second" or "best_vs_null"
     _split_rule = "best_vs_second"
-    #: split when G(best) - G(second) > _margin_factor * eps
+    #: the rule splits when its quantity exceeds _margin_factor * eps (best vs second only)
     _margin_factor = 1.0
     #: the split bounds this learner accepts
     _bounds = ("hoeffding", "mcdiarmid")
+    #: which nodes learn an instance: "leaf" (VFDT) or "path" (HATT: every node on its path)
+    _update = "leaf"
+    #: inner-node re-evaluation ("path" learners): the rule, and the weight between two tests
+    #: (0: never)
+    _reeval_rule = "best_vs_current"
+    _reeval_period = 0
+    #: where numeric features may be cut: "gaussian" (MOA's equal steps) or "fixed"
+    #: (``_fixed_cuts``: one sequence of candidate cut points per feature)
+    _cut_policy = "gaussian"
+    _fixed_cuts = None
+    #: trees in the state (a forest of pairwise trees shares one state)
+    _n_trees = 1
 
     def __init__(self, n_features: int, n_classes: int, *, grace_period=200, delta=1e-7,
                  tau=0.05, criterion="info_gain", leaf_prediction="nba", nominal_features=(),
@@ -198,26 +218,44 @@ class BaseTree:
         p[P_MARGIN_FACTOR] = self._margin_factor
         p[P_C] = self.c
         p[P_BINARY_NOMINAL] = 1.0 if self.binary_nominal else 0.0
+        p[P_UPDATE] = UPDATES[self._update]
+        p[P_REEVAL] = self._reeval_period
+        p[P_REEVAL_RULE] = RULES[self._reeval_rule]
+        p[P_CUTS] = CUT_POLICIES[self._cut_policy]
         nom_index = np.full(self.n_features, -1, np.int64)
         for m, col in enumerate(self.nominal_features):
             nom_index[col] = m
         nom_card = np.array(list(self.nominal_features.values()), np.int64)
-        return Config(p, nom_index, nom_card)
+        return Config(p, nom_index, nom_card, self._cut_table())
+
+    def _cut_table(self) -> np.ndarray:
+        """``Config.cuts``: the fixed candidate cut points per feature, NaN-padded."""
+        if self._cut_policy != "fixed":
+            return np.empty((self.n_features, 0))
+        cuts = self._fixed_cuts
+        if cuts is None or len(cuts) != self.n_features:
+            raise ValueError(f"the fixed cut-point policy needs one sequence of cut points per "
+                             f"feature ({self.n_features}); got {cuts!r}")
+        rows = [np.asarray(c, np.float64).ravel() for c in cuts]
+        if any(not np.all(np.isfinite(r)) for r in rows):
+            raise ValueError("fixed cut points must be finite numbers")
+        table = np.full((self.n_features, max((len(r) for r in rows), default=0)), np.nan)
+        for j, r in enumerate(rows):
+            table[j, :len(r)] = np.sort(r)
+        return table
 
     def reset(self):
         """Forget everything learned (parameters stay)."""
         card = max(self.nominal_features.values(), default=1)
         self._state = st.allocate(self.n_features, self.n_classes, len(self.nominal_features),
-                                  card, max(2, card))
+                                  card, max(2, card), n_trees=self._n_trees)
         engine.init_root(self._state)
         p = self._config.params
         if self.memory_limit_mb is None:
             p[P_MAX_NODES] = np.inf
-            p[P_MAX_SLOTS] = np.inf
-        else:
+        else:   # a node and the statistics slot it may hold
             per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
             p[P_MAX_NODES] = max(1.0, self.memory_limit_mb * 2.0 ** 20 // per)
-            p[P_MAX_SLOTS] = p[P_MAX_NODES]
         return self
 
     # ------------------------------------------------------------------ validation
@@ -383,8 +421,8 @@ class BaseTree:
         d = self.n_features
         merits, cuts = np.empty(d), np.empty(d)
         post = np.empty((max(T.children.shape[1], 2), self.n_classes))
-        outcome, b1, b2, eps = sp.explain_split(T, C, leaf, merits, cuts, post)
-        return int(outcome), int(b1), int(b2), float(eps), merits, cuts
+        outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
+        return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
 
     def _candidate(self, j: int, merits, cuts) -> dict:
         name = self.feature_names[j]
@@ -425,26 +463,27 @@ class BaseTree:
         ex.grace_period = float(self.grace_period)
         ex.tau = self.tau
         ex.active = bool(T.active[node])
-        outcome, b1, b2, eps, merits, cuts = self._split_report(node)
+        outcome, b1, b2, eps, q, thr, merits, cuts = self._split_report(node)
         ex.epsilon = eps
+        ex.quantity, ex.threshold = q, thr
         order = [j for j in np.argsort(-merits, kind="stable") if np.isfinite(merits[j])]
         ex.candidates = [self._candidate(int(j), merits, cuts) for j in order]
         ex.best = self._candidate(b1, merits, cuts) if b1 >= 0 and np.isfinite(merits[b1]) \
             else None
         ex.second = self._candidate(b2, merits, cuts) if b2 >= 0 and np.isfinite(merits[b2]) \
             else None
-        ex.reason = self._reason(ex, outcome)
         self._decision_quantity(ex, outcome)
+        ex.reason = self._reason(ex, outcome)
         return ex
 
     def _decision_quantity(self, ex: Explanation, outcome: int) -> None:
-        """The leaf splits when G(best) - G(second) exceeds factor x epsilon (or eps < tau)."""
-        if ex.best is not None:
-            second = ex.second["merit"] if ex.second is not None else 0.0
-            ex.quantity = ex.best["merit"] - second
-        f = self._margin_factor
-        ex.threshold = f * ex.epsilon
-        ex.quantity_label = "G(best) - G(second best)"
+        """Labels of the quantity and threshold the kernel's rule returned (``ex.quantity``,
+        ``ex.threshold``), from the rule table of ``workbench.core.rules``."""
+        rule = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])]
+        ex.rule = rule[0]
+        ex.quantity_label = rule[1]
+        f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" \
+            else 1.0
         ex.bound_name = _BOUND_NAMES[self.bound]
         ex.threshold_label = (f"{ex.bound_name} epsilon" if f == 1 else
                               f"{f:g} x epsilon, {ex.bound_name}")
@@ -476,27 +515,35 @@ class BaseTree:
                     f"candidate leaves almost all weight on one side); {when}.")
         if outcome == sp.NO_SPLIT_DEPTH:
             return f"Not split: the leaf is at the maximum depth {self.max_depth}."
-        margin = ex.best["merit"] - (ex.second["merit"] if ex.second else -math.inf)
-        f = self._margin_factor
+        # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
+        q, f = ex.quantity, ex.threshold / ex.epsilon if ex.epsilon > 0 else 1.0
         level = "epsilon" if f == 1 else f"{f:g} x epsilon"
+        reference = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])][2]
+        if reference == "second best" and ex.second is None:
+            reference = "null split"
+            lone = (" (it is the only candidate; its rival is the null split, not splitting, "
+                    "whose merit under the minimum branch fraction is -inf, as in MOA)")
+        else:
+            lone = ""
         if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
-            why = (f"the gain margin {margin:.4g} exceeds {level} = {f * ex.epsilon:.4g}"
+            why = (f"{ex.quantity_label} = {q:.4g} exceeds {level} = {ex.threshold:.4g}{lone}"
                    if outcome == sp.SPLIT_MARGIN else
                    f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}")
             return (f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
                     f"test, after {wait:g} more instances.")
         # NO_SPLIT_BOUND
         lead = (f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the "
-                f"same gain" if ex.second is not None and margin <= 1e-12 else
-                f"the best split ({ex.best['test']}) beats the second best by {margin:.3g}")
-        text = (f"Not split yet: {lead}, less than {level} = {f * ex.epsilon:.4g}, and epsilon "
+                f"same gain" if ex.second is not None and reference == "second best"
+                and q <= 1e-12 else
+                f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}")
+        text = (f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
                 f"is still above tau = {ex.tau:g}")
         if self.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
             R = merit_range(self.n_classes, self._config.params[P_CRITERION])
             k = R * R * math.log(1 / self.delta) / 2
             need = k / self.tau ** 2 if self.tau > 0 else math.inf
-            if margin > 0:
-                need = min(need, k * f * f / margin ** 2)
+            if q > 0:
+                need = min(need, k * f * f / q ** 2)
             if math.isfinite(need):
                 text += (f"; if the gains stay as they are, the leaf splits once it has seen "
                          f"about {math.ceil(need):,} instances (it has {ex.n:g})")

@@ -1,0 +1,386 @@
+"""The engine's mechanisms, each on its own with a minimal learner configuration (issue 10):
+split rules, the single-candidate fix, cut-point policies, statistics along the path, inner-node
+re-evaluation, structural edits (kill, replace, prune and refill), forests, Laplace leaves."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from workbench import evaluate, streams
+from workbench.core import engine, rules, split as sp, state as st
+from workbench.core.criteria import merit as criterion_merit
+from workbench.core.params import (CRIT_INFO_GAIN, RULE_BEST_VS_CURRENT, RULE_BEST_VS_NULL,
+                                   RULE_BEST_VS_SECOND)
+from workbench.learners import BaseTree, CorrHTree, CTree, HoeffdingTree
+
+
+class PathTree(BaseTree):
+    """The smallest HATT-like configuration: every node on the path learns, a leaf splits when
+    its best split beats the null split, inner nodes are re-evaluated every 500 instances."""
+    _update = "path"
+    _split_rule = "best_vs_null"
+    _reeval_period = 500
+
+
+class PathTreeNoReeval(PathTree):
+    _reeval_period = 0
+
+
+class FixedCutTree(HoeffdingTree):
+    """VFDT that may cut numeric features only where the class says (001's predefined tests)."""
+    _cut_policy = "fixed"
+    _fixed_cuts = None
+
+    def __init__(self, n_features, n_classes, cuts, **kwargs):
+        self._fixed_cuts = cuts
+        super().__init__(n_features, n_classes, **kwargs)
+
+
+def reachable(T, root):
+    seen, stack = [], [root]
+    while stack:
+        u = stack.pop()
+        seen.append(u)
+        stack.extend(int(c) for c in T.children[u, :T.n_children[u]] if c >= 0)
+    return seen
+
+
+def check_invariants(T):
+    """What every edit must preserve: the counters match the arrays, every used row hangs from a
+    root, freed rows are on the free list, and no two nodes share a statistics slot."""
+    used = [u for r in T.roots for u in reachable(T, int(r))]
+    assert len(used) == len(set(used))
+    assert sorted(used) == sorted(np.flatnonzero(T.kind >= 0).tolist())
+    assert T.meta[st.M_N_LEAVES] == sum(T.kind[u] == st.LEAF for u in used)
+    assert T.meta[st.M_N_ACTIVE] == sum(T.active[u] == 1 for u in used)
+    free = T.free_nodes[:T.meta[st.M_FREE_NODES]].tolist()
+    assert len(set(free)) == len(free) and all(T.kind[u] == st.FREE for u in free)
+    assert T.meta[st.M_N_NODES] == len(used) + len(free)
+    slots = [int(T.stats_slot[u]) for u in used if T.stats_slot[u] >= 0]
+    assert len(slots) == len(set(slots))
+    assert not set(slots) & set(T.free_slots[:T.meta[st.M_FREE_SLOTS]].tolist())
+    for u in used:
+        for c in T.children[u, :T.n_children[u]]:
+            assert c < 0 or T.parent[c] == u
+
+
+def one_feature_stream(n, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(size=(n, 1))
+    return x, (x[:, 0] > 0.5).astype(np.int64)
+
+
+# ----------------------------------------------------------------------------- rules
+def test_rule_quantities_by_hand():
+    eps = 0.125
+    assert rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, 0.2, -np.inf, np.nan, eps, 2.0) == \
+        pytest.approx((0.3, 0.25))
+    # one candidate: the second is the null-split suggestion (-inf under min branch fraction)
+    q, thr = rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, -np.inf, -np.inf, np.nan, eps, 1.0)
+    assert q == math.inf and thr == eps
+    # a finite null suggestion (a criterion without the minimum-branch rule) is a rival too
+    assert rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, -0.1, 0.0, np.nan, eps, 1.0)[0] == 0.5
+    assert rules.rule_quantity(RULE_BEST_VS_NULL, 0.5, 0.49, -np.inf, np.nan, eps, 2.0) == \
+        pytest.approx((0.5, eps))           # G(null) = 0; no margin factor
+    assert rules.rule_quantity(RULE_BEST_VS_CURRENT, 0.5, 0.0, -np.inf, 0.45, eps, 1.0) == \
+        pytest.approx((0.05, eps))
+    assert rules.decide(0.3, 0.25, 0.125, 0.05) == rules.BY_MARGIN
+    assert rules.decide(0.3, 0.3, 0.04, 0.05) == rules.BY_TIE
+    assert rules.decide(0.3, 0.3, 0.125, 0.05) == rules.KEEP
+    assert set(rules.RULE_LABELS) == {RULE_BEST_VS_SECOND, RULE_BEST_VS_NULL,
+                                      RULE_BEST_VS_CURRENT}
+
+
+# ----------------------------------------------------------------------------- point 5: the fix
+@pytest.mark.parametrize("make", [lambda: HoeffdingTree(1, 2), lambda: CorrHTree(1),
+                                  lambda: CTree(1)])
+def test_a_single_attribute_splits_at_its_first_test(make):
+    """MOA splits on its only attribute at the first split test: the rival is the null split,
+    whose merit under the minimum branch fraction is -inf.  (Before issue 10 the tree stayed a
+    single leaf after 20,000 instances.)"""
+    X, y = one_feature_stream(20_000)
+    model = make()
+    grace = int(model.grace_period)
+    model.partial_fit(X[:grace - 1], y[:grace - 1])
+    assert model.n_leaves == 1
+    shadow = make()
+    shadow.grace_period = 10**9
+    shadow._config = shadow._make_config()
+    shadow.reset().partial_fit(X[:grace], y[:grace])
+    ex = shadow.explain_one(X[0])
+    assert ex.will_split and ex.quantity == math.inf and ex.second is None
+    assert "null split" in ex.reason and "Ready to split" in ex.reason
+    model.partial_fit(X[grace - 1:grace], y[grace - 1:grace])
+    assert model.n_leaves == 2
+    assert abs(model.tree.threshold[model.root] - 0.5) < 0.1
+    model.partial_fit(X[grace:], y[grace:])
+    assert (model.predict(X) == y).mean() > 0.97
+
+
+# ----------------------------------------------------------------------------- explanations
+def test_explanations_show_the_kernels_rule():
+    X, y = streams.sea(4_000, seed=2)
+    ht = HoeffdingTree(3, 2, grace_period=10**9).partial_fit(X, y)
+    ex = ht.explain_one(X[0])
+    n = ex.n
+    assert ex.rule == "best vs second best"
+    assert ex.quantity == pytest.approx(ex.best["merit"] - ex.second["merit"], abs=1e-15)
+    assert ex.threshold == pytest.approx(math.sqrt(math.log(1e7) / (2 * n)))
+    ct = CTree(3, grace_period=10**9).partial_fit(X, y)
+    ex = ct.explain_one(X[0])
+    assert ex.threshold == pytest.approx(2 * ex.epsilon) and ex.threshold_label.startswith("2 x")
+    pt = PathTree(3, 2, grace_period=10**9).partial_fit(X, y)
+    ex = pt.explain_one(X[0])
+    assert ex.rule == "best vs null split" and ex.quantity_label == "G(best) - G(null)"
+    assert ex.quantity == pytest.approx(ex.best["merit"]) and ex.threshold == ex.epsilon
+    assert f"G(best) - G(null) = {ex.quantity:.4g} exceeds epsilon" in ex.reason
+
+
+def _outcome(model, X, y):
+    model.partial_fit(X, y)
+    T = model.tree
+    d = model.n_features
+    post = np.empty((max(T.children.shape[1], 2), model.n_classes))
+    return sp.explain_split(T, model._config, model.root, np.empty(d), np.empty(d), post)[0]
+
+
+def test_every_split_outcome_is_reached_and_explained():
+    rng = np.random.default_rng(4)
+    x = rng.uniform(size=(400, 2))
+    never = dict(grace_period=10**9)
+    cases = {
+        sp.NO_SPLIT_PURE: (HoeffdingTree(2, 2, **never), x, np.zeros(400, np.int64)),
+        sp.NO_SPLIT_NO_CANDIDATE: (HoeffdingTree(2, 2, **never), np.ones((400, 2)),
+                                   rng.integers(0, 2, 400)),
+        sp.NO_SPLIT_DEPTH: (HoeffdingTree(2, 2, max_depth=0, **never), x,
+                            (x[:, 0] > 0.5).astype(np.int64)),
+        sp.SPLIT_MARGIN: (HoeffdingTree(2, 2, **never), x, (x[:, 0] > 0.5).astype(np.int64)),
+        sp.SPLIT_TIE: (HoeffdingTree(2, 2, tau=1.0, **never), np.column_stack([x[:, 0]] * 2),
+                       (x[:, 0] > 0.5).astype(np.int64)),
+        sp.NO_SPLIT_BOUND: (HoeffdingTree(2, 2, tau=0.0, **never),
+                            np.column_stack([x[:, 0]] * 2), (x[:, 0] > 0.5).astype(np.int64)),
+    }
+    reasons = {}
+    for code, (model, X, y) in cases.items():
+        assert _outcome(model, X, y) == code
+        reasons[code] = model.explain_one(X[0]).reason
+    assert len(set(reasons.values())) == len(cases)
+    assert "same class" in reasons[sp.NO_SPLIT_PURE]
+    assert "maximum depth" in reasons[sp.NO_SPLIT_DEPTH]
+    assert "below the tie threshold" in reasons[sp.SPLIT_TIE]
+    assert "same gain" in reasons[sp.NO_SPLIT_BOUND]
+
+
+# ----------------------------------------------------------------------------- cut points
+def test_fixed_cut_points_are_the_only_ones_tried():
+    rng = np.random.default_rng(5)
+    X = rng.uniform(size=(3_000, 1))
+    y = (X[:, 0] > 0.25).astype(np.int64)
+    model = FixedCutTree(1, 2, [[0.7, 5.0, 0.25]], grace_period=10**9).partial_fit(X, y)
+    ex = model.explain_one(X[0])
+    assert ex.best["threshold"] == 0.25       # 5.0 is outside the data; 0.7 is worse
+    # the merit at 0.25, from the per-class Gaussians computed here with numpy and scipy
+    post = np.empty((2, 2))
+    for k in range(2):
+        xk = X[y == k, 0]
+        w, cut = len(xk), 0.25
+        if cut >= xk.max():
+            left = w
+        elif cut < xk.min():
+            left = 0.0
+        else:
+            left = w * stats.norm.cdf(cut, xk.mean(), xk.std(ddof=1))
+        post[:, k] = left, w - left
+    expect = criterion_merit(np.bincount(y).astype(float), post, 2, CRIT_INFO_GAIN, 0.01)
+    assert ex.best["merit"] == pytest.approx(expect, rel=1e-9)
+    grown = FixedCutTree(1, 2, [[0.7, 0.25]]).partial_fit(X, y)
+    cuts_used = grown.tree.threshold[grown.tree.kind == st.NUMERIC]
+    assert len(cuts_used) >= 1 and set(cuts_used) <= {0.7, 0.25}
+
+
+def test_fixed_cut_points_need_one_row_per_feature():
+    with pytest.raises(ValueError, match="one sequence of cut points per feature"):
+        FixedCutTree(2, 2, [[0.5]])
+    with pytest.raises(ValueError, match="finite"):
+        FixedCutTree(1, 2, [[np.nan]])
+
+
+# ----------------------------------------------------------------------------- path statistics
+def test_every_node_on_the_path_learns():
+    X, y = streams.sea(20_000, seed=6)
+    model = PathTreeNoReeval(3, 2, grace_period=200).partial_fit(X, y)
+    T = model.tree
+    root = model.root
+    assert model.n_leaves > 3
+    # the root saw every instance: its counts and its Gaussians are the whole stream's
+    assert np.array_equal(T.class_counts[root], np.bincount(y).astype(float))
+    s = T.stats_slot[root]
+    assert s >= 0
+    for k in range(2):
+        Xk = X[y == k]
+        assert np.array_equal(T.g_w[s, :, k], np.full(3, float(len(Xk))))
+        np.testing.assert_allclose(T.g_mean[s, :, k], Xk.mean(axis=0), rtol=1e-12)
+        np.testing.assert_allclose(T.g_m2[s, :, k] / (len(Xk) - 1), Xk.var(axis=0, ddof=1),
+                                   rtol=1e-9)
+    # an inner node's counts grow by the instances routed through it after its split
+    leaf_only = HoeffdingTree(3, 2, grace_period=200).partial_fit(X, y)
+    assert leaf_only.tree.stats_slot[leaf_only.root] == -1
+    check_invariants(T)
+
+
+def _drifting_stream(n1, n2, seed):
+    """x0 decides the class for n1 rows, then x1 does."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(n1 + n2, 3))
+    y = np.where(np.arange(n1 + n2) < n1, X[:, 0] > 0.5, X[:, 1] > 0.5).astype(np.int64)
+    return X, y
+
+
+def test_reevaluation_replaces_a_split_that_stopped_being_best():
+    X, y = _drifting_stream(4_000, 40_000, seed=7)
+    model = PathTree(3, 2, grace_period=200)
+    model.partial_fit(X[:4_000], y[:4_000])
+    assert model.tree.feature[model.root] == 0
+    res = evaluate.prequential(model, X[4_000:], y[4_000:])
+    T = model.tree
+    assert T.feature[model.root] == 1          # replaced: x1 is now the best at the root
+    assert T.t_split[model.root] > 4_000
+    check_invariants(T)
+    assert res.curve[-1] > 0.95
+    # VFDT never revisits: its root still tests x0
+    vfdt = HoeffdingTree(3, 2, grace_period=200).partial_fit(X, y)
+    assert vfdt.tree.feature[vfdt.root] == 0
+
+
+def test_reevaluation_decision_against_an_independent_merit():
+    """At an inner node the rule compares the best candidate with the merit of the node's own
+    test, computed here from its statistics with scipy."""
+    X, y = _drifting_stream(4_000, 3_000, seed=8)
+    model = PathTreeNoReeval(3, 2, grace_period=200).partial_fit(X, y)
+    T, C = model.tree, model._config
+    root = model.root
+    assert T.kind[root] == st.NUMERIC and T.feature[root] == 0
+    d = 3
+    merits, cuts, post = np.empty(d), np.empty(d), np.empty((2, 2))
+    outcome, best, _none, eps, q, thr = sp.explain_split(T, C, root, merits, cuts, post)
+    s, cut = T.stats_slot[root], T.threshold[root]
+    dists = np.empty((2, 2))
+    for k in range(2):
+        w, mean, m2 = T.g_w[s, 0, k], T.g_mean[s, 0, k], T.g_m2[s, 0, k]
+        lo, hi = T.g_min[s, 0, k], T.g_max[s, 0, k]
+        left = w if cut >= hi else 0.0 if cut < lo else \
+            w * stats.norm.cdf(cut, mean, math.sqrt(m2 / (w - 1)))
+        dists[:, k] = left, w - left
+    g_current = criterion_merit(T.class_counts[root], dists, 2, CRIT_INFO_GAIN, 0.01)
+    g_best = max(merits.max(), 0.0)
+    assert q == pytest.approx(g_best - g_current, rel=1e-9)
+    assert thr == pytest.approx(eps)
+    assert (outcome == sp.REEVAL_REPLACE) == (best not in (-1, 0) and (q > thr or eps < 0.05))
+
+
+# ----------------------------------------------------------------------------- edits
+def _grown(seed=9, n=30_000, cls=PathTreeNoReeval):
+    X, y = streams.sea(n, seed=seed)
+    return cls(3, 2, grace_period=100).partial_fit(X, y), X, y
+
+
+def test_kill_subtree_keeps_the_nodes_counts_and_statistics():
+    model, X, y = _grown()
+    T = model.tree
+    root = model.root
+    counts, slot = T.class_counts[root].copy(), T.stats_slot[root]
+    g_w = T.g_w[slot].copy()
+    n_nodes = model.n_nodes
+    assert n_nodes > 5
+    engine.edit(T, model._config, engine.EDIT_KILL_KEEP_STATS, root, -1, np.nan)
+    assert model.n_leaves == 1 and model.n_nodes == 1 and T.kind[root] == st.LEAF
+    assert np.array_equal(T.class_counts[root], counts) and T.stats_slot[root] == slot
+    assert np.array_equal(T.g_w[slot], g_w)
+    assert T.meta[st.M_FREE_NODES] == n_nodes - 1
+    check_invariants(T)
+    model.partial_fit(X[:5_000], y[:5_000])          # learning goes on, reusing freed rows
+    assert model.n_leaves > 1 and T.meta[st.M_N_NODES] == model.tree.meta[st.M_N_NODES]
+    check_invariants(model.tree)
+
+
+def test_replace_split_builds_new_leaves_from_the_nodes_statistics():
+    model, X, y = _grown()
+    T, C = model.tree, model._config
+    root = model.root
+    old_feature = int(T.feature[root])
+    new_feature = (old_feature + 1) % 3
+    s = T.stats_slot[root]
+    cut = float(np.median(X[:, new_feature]))
+    expected = np.empty((2, 2))
+    for k in range(2):
+        w, mean, m2 = T.g_w[s, new_feature, k], T.g_mean[s, new_feature, k], \
+            T.g_m2[s, new_feature, k]
+        left = w * stats.norm.cdf(cut, mean, math.sqrt(m2 / (w - 1)))
+        expected[:, k] = left, w - left
+    counts = T.class_counts[root].copy()
+    engine.edit(T, C, engine.EDIT_REPLACE, root, new_feature, cut)
+    assert T.feature[root] == new_feature and T.threshold[root] == cut
+    assert np.array_equal(T.class_counts[root], counts) and T.stats_slot[root] == s
+    kids = T.children[root, :2]
+    assert model.n_leaves == 2 and all(T.kind[c] == st.LEAF for c in kids)
+    np.testing.assert_allclose(T.class_counts[kids], expected, rtol=1e-12)
+    check_invariants(T)
+
+
+def test_prune_and_refill_from_a_short_term_memory():
+    model, X, y = _grown(cls=HoeffdingTree)
+    T, C = model.tree, model._config
+    root = model.root
+    child = int(T.children[root, 0])
+    assert T.kind[child] > 0                # an inner node with a subtree
+    X_mem, y_mem = X[-500:], y[-500:]
+    reaches = np.array([model.explain_one(x).path[1]["node"] == child
+                        if len(model.explain_one(x).path) > 1 else False for x in X_mem])
+    learned = engine.prune_refill(T, C, child, root, X_mem, y_mem, len(y_mem))
+    assert learned == reaches.sum() > 0
+    assert T.kind[child] == st.LEAF
+    assert np.array_equal(T.class_counts[child], np.bincount(y_mem[reaches], minlength=2))
+    s = T.stats_slot[child]
+    for k in range(2):
+        Xk = X_mem[reaches & (y_mem == k)]
+        np.testing.assert_allclose(T.g_mean[s, :, k], Xk.mean(axis=0), rtol=1e-12)
+    check_invariants(T)
+
+
+# ----------------------------------------------------------------------------- forests
+class TwoTrees(HoeffdingTree):
+    _n_trees = 2
+
+
+def test_a_forest_shares_one_state_and_its_trees_stay_apart():
+    Xa, ya = streams.sea(20_000, seed=10)
+    Xb, yb = streams.sea(20_000, seed=11, concept=3)
+    forest = TwoTrees(3, 2)
+    T = forest.tree
+    assert T.roots.tolist() == [0, 1] and forest.n_leaves == 2
+    for lo in range(0, 20_000, 5_000):   # interleaved chunks, each tree its own stream
+        for tree, (X, y) in enumerate(((Xa, ya), (Xb, yb))):
+            forest._run(lambda T, C, X, y, start, tree=tree: engine.learn(T, C, X, y, start,
+                                                                          tree=tree),
+                        5_000, X[lo:lo + 5_000], y[lo:lo + 5_000])
+    alone = [HoeffdingTree(3, 2).partial_fit(Xa, ya), HoeffdingTree(3, 2).partial_fit(Xb, yb)]
+    for tree, single in enumerate(alone):
+        out = np.zeros(len(Xa), np.int64)
+        engine.predict(forest.tree, forest._config, Xa, out, tree=tree)
+        assert np.array_equal(out, single.predict(Xa))
+    assert forest.n_leaves == alone[0].n_leaves + alone[1].n_leaves
+    check_invariants(forest.tree)
+
+
+# ----------------------------------------------------------------------------- Laplace leaves
+def test_laplace_leaf_probabilities():
+    X, y, info = streams.waveform(5_000, seed=12, n_features=21, return_info=True)
+    model = HoeffdingTree(21, 3, leaf_prediction="laplace").partial_fit(X, y)
+    proba = model.predict_proba(X[:50])
+    for i in range(50):
+        counts = model.explain_one(X[i]).class_counts
+        np.testing.assert_allclose(proba[i], (counts + 1) / (counts.sum() + 3), rtol=1e-14)
+    # its predictions are the majority class's
+    mc = HoeffdingTree(21, 3, leaf_prediction="mc").partial_fit(X, y)
+    assert np.array_equal(model.predict(X), mc.predict(X))

@@ -1,0 +1,74 @@
+"""Split rules, defined once: what a node's best candidate split is compared with.
+
+Every rule of the five papers has the same shape: a *quantity* that must exceed a *threshold*
+(``quantity > threshold``), or else a tie that the tie threshold breaks (``eps < tau``).  The
+rules differ only in what the quantity is:
+
+``RULE_BEST_VS_SECOND``  ``G(best) - G(second best)`` against ``f * eps`` (VFDT with f = 1, 004
+    eq. (1); C-Tree with f = 2, 000 Algorithm 1).  With one candidate only, the second is MOA's
+    *null split* suggestion (pre-pruning): the one-branch "split" that keeps the leaf, scored by
+    the criterion itself.  Every criterion here refuses a split with fewer than two branches
+    above the minimum branch fraction, so its merit is -inf and the single candidate wins at its
+    first test, as in MOA under information gain.
+``RULE_BEST_VS_NULL``    ``G(best) - G(null)`` against ``eps``, with ``G(null) = 0``: not splitting
+    changes no impurity (HATT's AttemptToSplit, 004 Algorithm 3; 001's Hoeffding baseline).
+``RULE_BEST_VS_CURRENT`` ``G(best) - G(current)`` against ``eps`` at an inner node, the current
+    split's merit computed from the node's own statistics (HATT's ReEvaluateBestSplit).  If the
+    null split is the best, the node is turned back into a leaf.
+
+Each rule returns ``(quantity, threshold)``; :func:`decide` turns them into an outcome, and
+``explain_one`` and the stepper show the same two numbers with the labels of
+:data:`RULE_LABELS`, so no rule is restated in Python.  A new rule (the credible intervals of
+001) adds a code, a branch in :func:`rule_quantity` and a row in :data:`RULE_LABELS`.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .params import RULE_BEST_VS_CURRENT, RULE_BEST_VS_NULL, RULE_BEST_VS_SECOND
+
+#: G of the null split in the best-vs-null and best-vs-current rules: the gain of keeping a leaf
+NULL_GAIN = 0.0
+
+#: code -> (rule name, label of its quantity, name of what the best is compared with)
+RULE_LABELS = {
+    RULE_BEST_VS_SECOND: ("best vs second best", "G(best) - G(second best)", "second best"),
+    RULE_BEST_VS_NULL: ("best vs null split", "G(best) - G(null)", "null split"),
+    RULE_BEST_VS_CURRENT: ("best vs current split", "G(best) - G(current)", "current split"),
+}
+
+
+@njit(cache=True)
+def rule_quantity(rule, g_best, g_second, g_presplit_null, g_current, eps, factor):
+    """(quantity, threshold) of ``rule`` for a best candidate of merit ``g_best``.
+
+    g_second         merit of the second-best candidate (-inf if there is none)
+    g_presplit_null  merit of MOA's null-split suggestion under the criterion (best vs second)
+    g_current        merit of an inner node's current split (best vs current)
+    """
+    if rule == RULE_BEST_VS_NULL:
+        return g_best - NULL_GAIN, eps
+    if rule == RULE_BEST_VS_CURRENT:
+        return g_best - g_current, eps
+    reference = g_second if g_second > g_presplit_null else g_presplit_null
+    return g_best - reference, factor * eps
+
+
+# decisions of decide()
+KEEP = 0        # the quantity does not exceed the threshold and eps >= tau
+BY_MARGIN = 1   # quantity > threshold
+BY_TIE = 2      # eps < tau: the candidates are too close to matter
+
+
+@njit(cache=True)
+def decide(quantity, threshold, eps, tau):
+    if quantity > threshold:
+        return BY_MARGIN
+    if eps < tau:
+        return BY_TIE
+    return KEEP
+
+
+def rule_name(code: int) -> str:
+    return RULE_LABELS[code][0]
+

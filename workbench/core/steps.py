@@ -1,0 +1,365 @@
+"""The steps of the per-instance loop, one small function each, written into the kernel by numba.
+
+:func:`workbench.core.engine.run_stream` is the one loop over instances; it reads as the algorithm:
+
+    route -> predict -> (ACTIVE: query a label -> detect drift) -> learn -> attempt a split
+
+and each step is a function here.  They are compiled with ``inline="always"``: numba splices
+their code into the loop instead of calling them, because a jitted call costs two atomic
+reference-count updates per array it takes (the predictor takes a dozen), more than the work of
+one instance.  A new learner adds a policy value (``workbench.core.params``) and, where its step
+differs, a function here, not a branch in the middle of the loop.
+
+The steps take the tree's arrays one by one, never the :class:`~workbench.core.state.TreeState`
+itself, and each ends with :func:`release`.  When numba writes a step into the loop it takes a
+reference to every array the step receives and drops it after the array's last use; LLVM's
+reference-count pruning cancels the pair only when the drop is reached on every path.  Three
+things break that, each measured on SEA (200,000 rows, 0.04 s for the loop written out by hand):
+passing the named tuple (a pair for each of its ~25 arrays per instance: 0.35 s); an array whose
+last use sits inside a branch (the drop is split over several paths: 0.055 s); and numba's
+Python error model, which gives every float division a path that raises ZeroDivisionError and
+leaves the loop without the drop (the kernel is compiled with ``error_model="numpy"``: no
+division in the steps can have a zero divisor, each is guarded by the quantity it divides by).
+Rare events that need the whole tree (a new statistics slot, a split attempt, a drift reset)
+are ordinary calls made by the loop itself.
+
+Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
+
+* majority class (MC): the leaf's class distribution, normalised.
+* Laplace (003 eq. (2)): the majority class, with probabilities ``(n_k + 1) / (n + K)``.
+* naive Bayes (NB): P(k | x) proportional to P(k) prod_j P(x_j | k), with the leaf's class
+  counts as prior, a Gaussian per (numeric feature, class) and Laplace-smoothed counts
+  ``(n_vk + 1) / (n_k + V)`` per (nominal feature, value, class); missing features are left out
+  of the product.  A class the leaf's observers never saw gets probability 0, and a Gaussian
+  with no spread has density 1 at its mean and 0 elsewhere (as in MOA).  Computed in log space:
+  the Gaussian terms are accumulated as a sum of squared z-scores and a product of variances, so
+  a prediction costs one logarithm per class rather than one per (feature, class).  If every
+  class gets probability 0, the leaf falls back to MC.
+* adaptive naive Bayes (NBA, Gama et al. 2003; MOA's and River's default): each leaf counts how
+  often MC and NB would have been right on the instances it learned, and predicts with NB
+  unless MC has been right more often.
+
+Ties between classes go to the lowest class index, as in MOA.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..active.strategies import C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide
+from ..drift.ddm import ddm_reset, ddm_step
+from .observers import LOG_SQRT_2PI
+from .params import LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL
+from .routing import route
+from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
+                    reevaluate, split_decision)
+from .state import M_N_LEAVES
+
+
+def inline(fn):
+    """A step: numba writes it into its caller (see the module docstring)."""
+    return njit(inline="always")(fn)
+
+
+@njit(inline="always")
+def release(_n):
+    """The last use of a step's arrays (it does nothing): every step ends by passing the sum of
+    the shapes of the arrays it took, so that each array's last use is unconditional and numba's
+    reference-count pruning can cancel the reference the step took (module docstring)."""
+    return None
+
+
+@inline
+def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
+                 nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs, out,
+                 buf):
+    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction); with
+    ``need_probs`` the class probabilities go to ``out`` (``buf`` is scratch)."""
+    K = class_counts.shape[1]
+    d = X.shape[1]
+    total = 0.0
+    for k in range(K):
+        total += class_counts[leaf, k]
+    mc_pred = 0     # argmax of the counts (ties: lowest class)
+    for k in range(1, K):
+        if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
+            mc_pred = k
+    if need_probs:
+        if mode == LEAF_LAPLACE:
+            for k in range(K):
+                out[k] = (class_counts[leaf, k] + 1.0) / (total + K)
+        else:
+            for k in range(K):
+                out[k] = class_counts[leaf, k] / total if total > 0.0 else 1.0 / K
+    p = mc_pred
+    nb_pred = mc_pred
+    if (mode == LEAF_NB or mode == LEAF_NBA) and total > 0.0 and total >= nb_threshold:
+        s = stats_slot[leaf]
+        top = -np.inf
+        nb_pred = 0
+        inv_total = 1.0 / total
+        for k in range(K):
+            ck = class_counts[leaf, k]
+            logv = -np.inf
+            if ck > 0.0 and s < 0:
+                logv = math.log(ck / total)
+            elif ck > 0.0:
+                quad = 0.0
+                piv = 1.0   # product of 1/variance, renormalised into lpiv
+                lpiv = 0.0
+                pn = 1.0    # product of nominal likelihoods, into lpn
+                lpn = 0.0
+                n_gauss = 0
+                dead = False
+                for j in range(d):
+                    xj = X[i, j]
+                    if dead or math.isnan(xj):
+                        continue
+                    m = nom_index[j]
+                    if m >= 0:
+                        nk = nom_w[s, m, k]
+                        if nk <= 0.0:
+                            dead = True
+                        else:
+                            card = nom_card[m]
+                            v = int(xj)
+                            c = 0.0
+                            if 0 <= v < card and v == xj:
+                                c = nom[s, m, v, k]
+                            pn *= (c + 1.0) / (nk + card)
+                            if pn < 1e-50:
+                                lpn += math.log(pn)
+                                pn = 1.0
+                    else:
+                        w = g_w[s, j, k]
+                        m2 = g_m2[s, j, k]
+                        diff = xj - g_mean[s, j, k]
+                        if w <= 0.0:
+                            dead = True
+                        elif w > 1.0 and m2 > 0.0:
+                            # z^2 = diff^2 / var, var = m2 / (w - 1): one division
+                            inv_var = (w - 1.0) / m2
+                            quad += diff * diff * inv_var
+                            piv *= inv_var
+                            if piv > 1e50 or piv < 1e-50:
+                                lpiv += math.log(piv)
+                                piv = 1.0
+                            n_gauss += 1
+                        elif diff != 0.0:
+                            dead = True
+                if not dead:
+                    # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
+                    # factors kept in [1e-50, 1e50]
+                    r = ck * inv_total * pn
+                    logv = 0.5 * math.log(r * r * piv) + lpn + 0.5 * lpiv \
+                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+            buf[k] = logv
+            if logv > top:
+                top = logv
+                nb_pred = k
+        if top > -np.inf:  # else NB gives every class 0: fall back to MC
+            if mode == LEAF_NB or (mode == LEAF_NBA and
+                                   mc_correct[leaf] <= nb_correct[leaf]):
+                p = nb_pred
+                if need_probs:   # the exponentials only when asked for
+                    norm = 0.0
+                    for k in range(K):
+                        buf[k] = math.exp(buf[k] - top)
+                        norm += buf[k]
+                    for k in range(K):
+                        out[k] = buf[k] / norm
+        else:
+            nb_pred = mc_pred
+    release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
+            nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + nom_index.shape[0] + nom_card.shape[0] +
+            X.shape[0] + out.shape[0] + buf.shape[0])
+    return p, mc_pred, nb_pred
+
+
+@inline
+def observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
+    """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
+    and West's weighted Welford update (``observers.gaussian_update``, weight 1) per (numeric
+    feature, class).  Missing values are not observed."""
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        if math.isnan(xj):
+            continue
+        m = nom_index[j]
+        if m >= 0:
+            nom[s, m, int(xj), c] += 1.0
+            nom_w[s, m, c] += 1.0
+        else:
+            w0 = g_w[s, j, c]
+            if w0 > 0.0:
+                w1 = w0 + 1.0
+                mean0 = g_mean[s, j, c]
+                mean1 = mean0 + (xj - mean0) / w1
+                g_m2[s, j, c] += (xj - mean0) * (xj - mean1)
+                g_mean[s, j, c] = mean1
+                g_w[s, j, c] = w1
+            else:
+                g_w[s, j, c] = 1.0
+                g_mean[s, j, c] = xj
+                g_m2[s, j, c] = 0.0
+            if xj < g_min[s, j, c]:
+                g_min[s, j, c] = xj
+            if xj > g_max[s, j, c]:
+                g_max[s, j, c] = xj
+    release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + g_w.shape[0] +
+            g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
+
+
+@inline
+def score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode):
+    """Adaptive naive Bayes: count which of MC and NB would have been right at this leaf."""
+    if mode == LEAF_NBA:
+        if mc_pred == c:
+            mc_correct[leaf] += 1.0
+        if nb_pred == c:
+            nb_correct[leaf] += 1.0
+    release(mc_correct.shape[0] + nb_correct.shape[0])
+
+
+@inline
+def due_for_split(class_counts, last_eval, leaf, grace):
+    """True when the leaf's weight grew by the grace period since its last split attempt (which
+    it then records)."""
+    total = 0.0
+    for k in range(class_counts.shape[1]):
+        total += class_counts[leaf, k]
+    due = total - last_eval[leaf] >= grace
+    if due:
+        last_eval[leaf] = total
+    release(class_counts.shape[0] + last_eval.shape[0])
+    return due
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def attempt_split(T, C, leaf, merits, cuts, post):
+    """Run the split test at ``leaf`` and split it if the test says so (the rare, cold path)."""
+    outcome, b1, _b2, _eps, _q, _thr = split_decision(T, C, leaf, merits, cuts, post)
+    if outcome == SPLIT_MARGIN or outcome == SPLIT_TIE:
+        return apply_split(T, C, leaf, b1, cuts[b1], post)
+    return False
+
+
+@inline
+def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w, g_mean,
+                     g_m2, g_min, g_max, X, i, c):
+    """UPDATE_PATH (HATT): every inner node on row i's path (``path[:length - 1]``, root first;
+    the leaf is ``path[length - 1]`` and learns as every leaf does) counts it and adds it to the
+    statistics it kept."""
+    for u in range(length - 1):
+        node = path[u]
+        class_counts[node, c] += 1.0
+        s = stats_slot[node]
+        if s >= 0:
+            observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c)
+    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            g_min.shape[0] + g_max.shape[0] + X.shape[0])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def reevaluate_along_path(T, C, path, length, merits, cuts, post):
+    """Re-evaluate the first inner node on the path that is due (every ``P_REEVAL`` of its
+    weight; :func:`workbench.core.split.reevaluate`).  Returns True if that edited the tree: the
+    leaf the row reached may then be gone, and makes no split attempt for it."""
+    reeval = C.params[P_REEVAL]
+    if reeval <= 0.0:
+        return False
+    for u in range(length - 1):
+        node = path[u]
+        w = 0.0
+        for k in range(T.class_counts.shape[1]):
+            w += T.class_counts[node, k]
+        if w - T.last_eval[node] >= reeval:
+            T.last_eval[node] = w
+            if reevaluate(T, C, node, merits, cuts, post) != REEVAL_KEEP:
+                return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
+    """Prune the subtree of ``node`` and refill it from a short-term memory (UFFT, 002: a node
+    whose drift detector fires forgets its subtree; the new leaf starts from the recent
+    instances that reach it).  ``node`` becomes an active leaf with empty counts and statistics,
+    then learns those of the rows ``X_mem[:n_mem]`` (labels ``y_mem``) that the tree from
+    ``root`` routes to it.  Returns how many rows it learned."""
+    kill_subtree(T, node, False)
+    for k in range(T.class_counts.shape[1]):
+        T.class_counts[node, k] = 0.0
+    T.last_eval[node] = 0.0
+    T.mc_correct[node] = 0.0
+    T.nb_correct[node] = 0.0
+    learned = 0
+    for i in range(n_mem):
+        leaf, _depth = route(T.kind, T.feature, T.threshold, T.children, T.n_children,
+                             T.class_counts, root, X_mem, i, True, None)
+        if leaf != node:
+            continue
+        c = y_mem[i]
+        T.class_counts[node, c] += 1.0
+        if T.stats_slot[node] < 0:
+            T.stats_slot[node] = alloc_slot(T)
+        observe(C.nom_index, T.nom, T.nom_w, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
+                T.stats_slot[node], X_mem, i, c)
+        learned += 1
+    T.last_eval[node] = learned
+    return learned
+
+
+@inline
+def query_label(class_counts, control_code, budget, counters, sparams, sstate, rng, leaf, conf):
+    """ACTIVE setting (000 Algorithm 3): while the query rate stays within the budget, the
+    strategy decides whether row i's label is asked.  Returns (labelled, from the random
+    sub-stream)."""
+    counters[C_SEEN] += 1
+    labelled = control_code < 0
+    from_random = True
+    if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+        m_leaf = 0.0
+        top_count = 0.0
+        for k in range(class_counts.shape[1]):
+            m_leaf += class_counts[leaf, k]
+            if class_counts[leaf, k] > top_count:
+                top_count = class_counts[leaf, k]
+        gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
+        labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
+                                       m_leaf, float(counters[C_SEEN]))
+    if labelled and control_code >= 0:
+        counters[C_QUERIED] += 1
+    release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +
+            rng.shape[0])
+    return labelled, from_random
+
+
+@inline
+def detect_drift(ddm, counters, error, ddm_min, ddm_strict):
+    """DDM on the error of a labelled row.  Returns True on a drift (DDM starts again; the
+    kernel then resets the tree)."""
+    warning, drift = ddm_step(ddm, error, ddm_min, ddm_strict)
+    if warning:
+        counters[C_WARNINGS] += 1
+    if drift:
+        ddm_reset(ddm)
+        counters[C_DRIFTS] += 1
+    release(ddm.shape[0] + counters.shape[0])
+    return drift
+
+
+@inline
+def sample_leaves(meta, leaves, countdown, every, i):
+    """Every ``every`` rows, the number of leaves into ``leaves``; a countdown, since an
+    integer modulo per instance costs more.  Returns the new countdown."""
+    countdown -= 1
+    if countdown == 0:
+        countdown = every
+        leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
+    release(meta.shape[0] + leaves.shape[0])
+    return countdown
