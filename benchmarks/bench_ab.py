@@ -1,0 +1,109 @@
+"""Before and after: the same HoeffdingTree runs timed on two checkouts of the workbench, in turn.
+
+    python benchmarks/bench_ab.py BEFORE_DIR [AFTER_DIR] [--rounds 7]
+
+A refactor of the engine must change no speed.  This machine's speed drifts by tens of percent
+within minutes, so the two versions are never timed in separate series: each round runs the
+BEFORE checkout and then the AFTER checkout (each in its own process, with its own warm numba
+cache) on the four streams of ``bench_hoeffding.py``, and the report gives per stream the median
+over rounds of each, their ratio, and the ratio of the round-by-round pairs.  CPU time of the
+timed thread is what is compared (wall time is printed too).  Results go to
+``benchmarks/results/ab.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _common import machine_info, machine_lines, markdown_table, utc_now, write_results  # noqa
+
+STREAMS = ("sea", "random_tree", "waveform", "electricity")
+
+# run inside each checkout's own process: the best of 3 of one prequential run per stream
+CHILD = textwrap.dedent("""
+    import gc, json, sys, time
+    sys.path.insert(0, sys.argv[2])
+    from bench_hoeffding import FULL_N, load_stream, n_classes_of, nominal_of
+    for name in [m for m in sys.modules if m == "workbench" or m.startswith("workbench.")]:
+        del sys.modules[name]   # bench_hoeffding may have imported the installed checkout
+    sys.path.insert(0, sys.argv[1])
+    import workbench
+    assert workbench.__file__.startswith(sys.argv[1]), workbench.__file__
+    from workbench import evaluate, learners
+    out = {}
+    for name in sys.argv[3].split(","):
+        X, y, info = load_stream(name, FULL_N[name], 1)
+        kw = dict(n_features=X.shape[1], n_classes=n_classes_of(info, y),
+                  nominal_features=nominal_of(info))
+        evaluate.prequential(learners.HoeffdingTree(**kw), X[:2000], y[:2000])   # warm
+        best = None
+        for _ in range(3):
+            model = learners.HoeffdingTree(**kw)
+            gc.collect()
+            c0, t0 = time.thread_time(), time.perf_counter()
+            res = evaluate.prequential(model, X, y)
+            cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
+            if best is None or cpu < best["cpu"]:
+                best = {"cpu": cpu, "wall": wall, "n": len(y), "accuracy": res.accuracy,
+                        "leaves": model.n_leaves}
+        out[name] = best
+    print(json.dumps(out))
+""")
+
+
+def run(checkout: Path) -> dict:
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(STREAMS)],
+                          capture_output=True, text=True, cwd=checkout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the run in {checkout} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("before", type=Path)
+    ap.add_argument("after", type=Path, nargs="?", default=HERE.parent)
+    ap.add_argument("--rounds", type=int, default=7)
+    args = ap.parse_args(argv)
+    info = machine_info(with_java=False)
+    started = utc_now()
+    rounds = []
+    for r in range(args.rounds):
+        b, a = run(args.before.resolve()), run(args.after.resolve())
+        rounds.append({"before": b, "after": a})
+        print(f"round {r + 1}: " + ", ".join(
+            f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in STREAMS), flush=True)
+    rows, data = [], {}
+    for s in STREAMS:
+        bc = [x["before"][s]["cpu"] for x in rounds]
+        ac = [x["after"][s]["cpu"] for x in rounds]
+        pair = [x["after"][s]["cpu"] / x["before"][s]["cpu"] for x in rounds]
+        same = all(x["before"][s]["accuracy"] == x["after"][s]["accuracy"] and
+                   x["before"][s]["leaves"] == x["after"][s]["leaves"] for x in rounds)
+        n = rounds[0]["before"][s]["n"]
+        data[s] = {"before_cpu": bc, "after_cpu": ac, "pair_ratios": pair, "same_result": same}
+        rows.append([s, f"{n:,}", f"{n / statistics.median(bc) / 1e6:.2f} M/s",
+                     f"{n / statistics.median(ac) / 1e6:.2f} M/s",
+                     f"{statistics.median(ac) / statistics.median(bc):.3f}",
+                     f"{min(pair):.3f}-{max(pair):.3f}", "yes" if same else "NO"])
+    md = "\n".join([
+        "# Engine before and after (`bench_ab.py`)", "",
+        f"Before: `{args.before}`; after: `{args.after}`; {args.rounds} rounds, each timing "
+        "before then after (best of 3 CPU times per run); inst/s from the medians.", "",
+        markdown_table(["stream", "n", "before", "after", "after/before CPU (medians)",
+                        "round-by-round range", "same accuracy and leaves"], rows), "",
+        f"- Measured: {started} to {utc_now()}", *machine_lines(info)])
+    write_results("ab", md, {"rounds": rounds, "summary": data})
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
