@@ -263,7 +263,7 @@ def test_reevaluation_decision_against_an_independent_merit():
     assert T.kind[root] == st.NUMERIC and T.feature[root] == 0
     d = 3
     merits, cuts, post = np.empty(d), np.empty(d), np.empty((2, 2))
-    outcome, best, _none, eps, q, thr = sp.explain_split(T, C, root, merits, cuts, post)
+    outcome, best, eps, q, thr = sp.explain_reevaluation(T, C, root, merits, cuts, post)
     s, cut = T.stats_slot[root], T.threshold[root]
     dists = np.empty((2, 2))
     for k in range(2):

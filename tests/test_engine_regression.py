@@ -6,8 +6,12 @@ benchmark streams, and of every label-query strategy with DDM resets on Electric
 ``tests/reference/make_engine_reference.py`` at git c8ea069 (before the engine was reshaped into
 named steps, issue 10).  Every case must reproduce them exactly.
 
-Recorded changes since then (each made on purpose, with the reference regenerated):
-- none yet.
+Recorded changes since then (each made on purpose, with the reference regenerated if it moved):
+- issue 10, a leaf whose only valid candidate is one attribute splits at its first test, as in
+  MOA (its rival is the null split, merit -inf under the minimum branch fraction).  None of the
+  stored outputs moved: every stream here has at least two attributes, and where only one of
+  them had a valid split, the other's merit of -inf already gave a margin of +inf.  Only
+  one-attribute streams move (``test_engine.py::test_a_single_attribute_splits_at_its_first_test``).
 """
 import sys
 from pathlib import Path

@@ -139,35 +139,41 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         # ---- route
         leaf, _depth = route_inline(kind, feature, threshold, children, n_children,
                                     class_counts, root, X, i, False, None)
-        # ---- predict
+        # ---- predict (and score the predictors where the row is learned)
         p = 0
         mc_pred = 0
         nb_pred = 0
         conf = -1.0
         if predicting:
-            p, mc_pred, nb_pred = leaf_predict(class_counts, stats_slot, mc_correct, nb_correct,
-                                               g_w, g_mean, g_m2, nom, nom_w, nom_index,
-                                               nom_card, leaf, X, i, mode, nb_threshold,
-                                               need_probs, out, buf)
-            conf = out[p]
-            if want_pred:
-                pred[i] = p
-            if want_proba:
-                for k in range(K):
-                    proba[i, k] = out[k]
+            # one copy of the predictor in the loop (compile time): a second pass only when
+            # learning routes an unseen nominal code to its own, still empty branch, whose
+            # predictors are the ones scored
+            for rep in range(2):
+                p_rep, mc_pred, nb_pred = leaf_predict(class_counts, stats_slot, mc_correct,
+                                                       nb_correct, g_w, g_mean, g_m2, nom,
+                                                       nom_w, nom_index, nom_card, leaf, X, i,
+                                                       mode, nb_threshold, need_probs and rep == 0,
+                                                       out, buf)
+                if rep == 0:
+                    p = p_rep
+                    conf = out[p]
+                    if want_pred:
+                        pred[i] = p
+                    if want_proba:
+                        for k in range(K):
+                            proba[i, k] = out[k]
+                if not (learn and has_nominal):
+                    break
+                leaf_l, _depth = route(kind, feature, threshold, children, n_children,
+                                       class_counts, root, X, i, True, None)
+                if leaf_l == leaf:
+                    break
+                leaf = leaf_l
         if not learn:
             continue
-        if has_nominal:
-            # learning may route an unseen nominal code to its own, still empty branch: the
-            # leaf that learns is that one, and its predictors are scored there
-            leaf_l, _depth = route(kind, feature, threshold, children, n_children, class_counts,
-                                   root, X, i, True, None)
-            if predicting and leaf_l != leaf:
-                _p, mc_pred, nb_pred = leaf_predict(class_counts, stats_slot, mc_correct,
-                                                    nb_correct, g_w, g_mean, g_m2, nom, nom_w,
-                                                    nom_index, nom_card, leaf_l, X, i, mode,
-                                                    nb_threshold, False, out, buf)
-            leaf = leaf_l
+        if has_nominal and not predicting:
+            leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
+                                 root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
             labelled, from_random = query_label(class_counts, code, budget, counters, sparams,

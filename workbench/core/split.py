@@ -319,14 +319,17 @@ def reevaluate(T, C, node, merits, cuts, post):
 
 @njit(cache=True)
 def explain_split(T, C, node, merits, cuts, post):
-    """:func:`split_decision` (at a leaf) or :func:`reevaluate_decision` (at an inner node that
-    keeps statistics), callable from Python (``explain_one``): a separate entry point, so that
-    its wrapper is compiled only when an explanation is first asked for.  Returns (outcome, best,
-    second, eps, quantity, threshold)."""
-    if T.kind[node] > 0:
-        outcome, best, eps, q, thr = reevaluate_decision(T, C, node, merits, cuts, post)
-        return outcome, best, -1, eps, q, thr
+    """:func:`split_decision` at a leaf, callable from Python (``explain_one``): a separate entry
+    point, so that its wrapper is compiled only when an explanation is first asked for.  Returns
+    (outcome, best, second, eps, quantity, threshold)."""
     return split_decision(T, C, node, merits, cuts, post)
+
+
+@njit(cache=True)
+def explain_reevaluation(T, C, node, merits, cuts, post):
+    """:func:`reevaluate_decision` at an inner node that keeps statistics, callable from Python:
+    (outcome, best feature or -1 for the null split, eps, quantity, threshold)."""
+    return reevaluate_decision(T, C, node, merits, cuts, post)
 
 
 # ---------------------------------------------------------------------------------------------
