@@ -65,7 +65,10 @@ def _redirect_guard(url: str, extra_hosts: tuple[str, ...]):
             host = (target.hostname or "").lower()
             same = target.netloc == start.netloc
             listed = any(host == h or host.endswith("." + h) for h in extra_hosts)
-            if target.scheme not in ("http", "https") or not (same or listed) or _has_dot_dot(target.path):
+            # urllib has already resolved '..' in newurl against the old URL: look at what was sent
+            sent = urlsplit(headers.get("Location") or headers.get("URI") or "").path
+            climbs = _has_dot_dot(target.path) or _has_dot_dot(sent)
+            if target.scheme not in ("http", "https") or not (same or listed) or climbs:
                 raise DownloadError(f"refused a redirect from {url} to {newurl}: only redirects to "
                                     f"the same host (or {list(extra_hosts) or 'none other'}) over "
                                     f"HTTP(S), without '..' in the path, are followed")

@@ -313,10 +313,10 @@ def list_datasets(data_home=None):
     >>> import tempfile
     >>> from workbench import streams
     >>> table = streams.list_datasets(data_home=tempfile.mkdtemp()).set_index("name")
-    >>> table.loc["covertype_binary", ["rows", "features", "classes", "cached"]].tolist()
-    [581012, 54, 2, False]
-    >>> bool(table.loc["electricity", "cached"])
-    True
+    >>> table.loc["covertype_binary", ["rows", "features", "classes"]].astype(int).tolist()
+    [581012, 54, 2]
+    >>> bool(table.loc["covertype_binary", "cached"]), bool(table.loc["electricity", "cached"])
+    (False, True)
     """
     import pandas as pd
 
