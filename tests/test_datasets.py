@@ -13,6 +13,7 @@ import doctest
 import gzip
 import http.server
 import io
+import os
 import threading
 import warnings
 import zipfile
@@ -326,6 +327,12 @@ def test_cache_is_plain_arrays_and_loads_fast(mirror, tmp_path):
         assert set(npz.files) == {"X", "y", "info"}
         assert all(npz[k].dtype != object for k in npz.files)
         assert npz["X"].dtype == np.float32        # integers round-trip exactly: stored compactly
+    mask = os.umask(0)
+    os.umask(mask)
+    for f in (path, tmp_path / "airlines" / "airlines.arff"):
+        if f.name.endswith(".arff"):
+            _quiet(streams.airlines, data_home=tmp_path)
+        assert f.stat().st_mode & 0o777 == 0o666 & ~mask   # readable by whoever shares the folder
 
 
 def test_shuffle_gives_the_seeds_permutation(mirror, tmp_path):

@@ -52,6 +52,14 @@ def _compact(X: np.ndarray) -> np.ndarray:
     return X
 
 
+def readable_like_a_new_file(tmp) -> None:
+    """Give a ``mkstemp`` file (created 0600) the permissions ``open()`` would have given it, so
+    that a cache in a shared data folder is readable by the others who share it."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)
+
+
 def save(path: Path, X: np.ndarray, y: np.ndarray, info: StreamInfo, meta: dict) -> None:
     """Write the cache through a temporary file in the same folder and an atomic rename."""
     path = Path(path)
@@ -62,6 +70,7 @@ def save(path: Path, X: np.ndarray, y: np.ndarray, info: StreamInfo, meta: dict)
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, X=_compact(X), y=y.astype(np.int64), info=blob)
+        readable_like_a_new_file(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

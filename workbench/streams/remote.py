@@ -73,6 +73,7 @@ def _extract(archive: Path, dest: Path) -> Path:
             try:
                 with os.fdopen(fd, "wb") as out, zf.open(members[0]) as src:
                     shutil.copyfileobj(src, out, 1 << 20)
+                _cache.readable_like_a_new_file(tmp)
                 os.replace(tmp, dest)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
