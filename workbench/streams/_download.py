@@ -78,9 +78,10 @@ def _redirect_guard(url: str, extra_hosts: tuple[str, ...]):
 
 
 def show_progress(progress) -> bool:
-    """``progress=None`` shows a bar only when stderr is a terminal."""
+    """``progress=None`` shows a bar when stderr is a terminal or the caller is a Jupyter kernel
+    (where tqdm.auto draws a widget); ``True`` / ``False`` force it on or off."""
     if progress is None:
-        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+        return bool(getattr(sys.stderr, "isatty", lambda: False)()) or "ipykernel" in sys.modules
     return bool(progress)
 
 

@@ -264,7 +264,8 @@ REGISTRY: dict[str, Dataset] = {d.name: d for d in [
         notes="The 'all' files (every mass); each starts with a header line, skipped."),
     Dataset(
         name="pima", call="pima()", title="Pima Indians Diabetes (OpenML data id 37)", folder="pima",
-        files=(RemoteFile("https://www.openml.org/data/v1/download/37/diabetes.arff", "diabetes.arff"),),
+        files=(RemoteFile("https://www.openml.org/data/v1/download/37/diabetes.arff", "diabetes.arff",
+                          hosts=("openml.org",)),),
         fmt="arff", rows=768, features=8, classes=("tested_negative", "tested_positive"),
         class_counts=(500, 268), version="OpenML data id 37, version 1", source="OpenML",
         homepage="https://www.openml.org/d/37",

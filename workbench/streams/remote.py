@@ -372,9 +372,10 @@ _COMMON = """
         that says where to put it).
     return_info: also return the :class:`StreamInfo` (``info.params`` records the source, the
         files and the rows each one gave).
-    shuffle, seed: return the ``seed``-th random permutation of the rows instead of file order.
+    shuffle, seed: return the ``seed``-th random permutation of the rows instead of file order
+        (``seed=None``: a fresh random one).
     refresh: ignore the cache and parse the source files again (they are not downloaded again).
-    progress: show a download progress bar (default: when stderr is a terminal).
+    progress: show a download progress bar (default: in a terminal or a notebook).
 
     Documented shape: {rows:,} rows, {features} features, {classes} classes.  Source: {source}
     ({homepage}).  Cite: {citation}.
