@@ -7,7 +7,12 @@ NaN is a missing value) and ``y`` (int64 labels ``0..K-1``); with ``return_info=
 Generators (each takes a ``seed``): :func:`sea`, :func:`waveform`, :func:`led`, :func:`random_tree`,
 :func:`rand_cbt`.
 Files: :func:`read_csv`, :func:`read_arff`, :func:`write_arff`.  Arrays: :func:`from_arrays`.
-Shipped data: :func:`electricity`, :func:`adult`, :func:`load`.
+Files: :func:`read_libsvm` (LIBSVM sparse).
+No download needed: :func:`electricity`, :func:`adult`, :func:`breast_cancer`, :func:`load`.
+The papers' data sets, downloaded once into ``~/workbench_data`` (or ``$WORKBENCH_DATA``), checked
+and cached: :func:`covertype`, :func:`airlines`, :func:`a9a`, :func:`cod_rna`, :func:`kdd99`,
+:func:`poker`, :func:`skin`, :func:`higgs`, :func:`susy`, :func:`hepmass`, :func:`pima` and
+``adult(full=True)``; :func:`list_datasets` shows them all with what is cached.
 
 Examples
 --------
@@ -20,11 +25,15 @@ Examples
 from .arff import read_arff, write_arff
 from .arrays import from_arrays
 from .csvio import read_csv
-from .datasets import DATASETS, adult, electricity, load
+from .datasets import DATASETS, adult, breast_cancer, electricity, load
 from .info import StreamInfo
 from .led import led
+from .libsvm import read_libsvm
 from .rand_cbt import RandCBTConcept, rand_cbt
 from .random_tree import RandomTreeConcept, random_tree
+from .registry import REGISTRY, list_datasets
+from .remote import (DatasetWarning, a9a, airlines, cod_rna, covertype, hepmass, higgs, kdd99,
+                     pima, poker, skin, susy)
 from .sea import sea
 from .waveform import waveform
 
@@ -32,5 +41,8 @@ __all__ = [
     "StreamInfo", "RandomTreeConcept", "RandCBTConcept", "DATASETS",
     "sea", "waveform", "led", "random_tree", "rand_cbt",
     "from_arrays", "read_csv", "read_arff", "write_arff",
-    "electricity", "adult", "load",
+    "electricity", "adult", "breast_cancer", "load", "read_libsvm",
+    "REGISTRY", "list_datasets", "DatasetWarning",
+    "covertype", "airlines", "a9a", "cod_rna", "kdd99", "poker", "skin", "higgs", "susy",
+    "hepmass", "pima",
 ]

@@ -1,0 +1,142 @@
+"""Where the real data sets live on disk, and fetching one file of them safely.
+
+``data_home`` is ``~/workbench_data`` unless the caller passes one or ``WORKBENCH_DATA`` names
+one.  ``WORKBENCH_DATA_MIRROR`` is a URL prefix that replaces the scheme and host of every source
+URL (``https://archive.ics.uci.edu/ml/x.gz`` becomes ``$MIRROR/ml/x.gz``), for clusters that only
+reach an internal mirror.
+
+A download goes to ``<name>.part`` beside its final place and is renamed only when the number of
+bytes received equals the server's ``Content-Length``; on any error the ``.part`` file is removed.
+The name a file is stored under is always the registry's, never one a server sends (a redirect's
+URL or a ``Content-Disposition``), and a redirect to another host, to a non-HTTP scheme or to a
+path with ``..`` is refused.  urllib, tqdm and the rest are imported inside the functions, so
+``import workbench.streams`` stays light.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ENV_HOME = "WORKBENCH_DATA"
+ENV_MIRROR = "WORKBENCH_DATA_MIRROR"
+DEFAULT_HOME = "~/workbench_data"
+TIMEOUT = 60.0  # seconds without a byte before a download is abandoned
+_CHUNK = 1 << 20
+
+
+class DownloadError(OSError):
+    """A file could not be downloaded, or arrived incomplete; the message says what to do."""
+
+
+def data_home(data_home=None) -> Path:
+    """The folder that holds the downloaded data sets (not created here)."""
+    home = data_home if data_home is not None else os.environ.get(ENV_HOME) or DEFAULT_HOME
+    return Path(home).expanduser()
+
+
+def mirrored(url: str) -> str:
+    """``url`` with its scheme and host replaced by ``$WORKBENCH_DATA_MIRROR`` when that is set."""
+    mirror = os.environ.get(ENV_MIRROR, "").strip()
+    if not mirror:
+        return url
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    tail = parts.path + (f"?{parts.query}" if parts.query else "")
+    return mirror.rstrip("/") + tail
+
+
+def _has_dot_dot(path: str) -> bool:
+    from urllib.parse import unquote
+    return any(seg == ".." for seg in unquote(path).replace("\\", "/").split("/"))
+
+
+def _redirect_guard(url: str, extra_hosts: tuple[str, ...]):
+    """A urllib redirect handler that follows only same-host (or listed-host) HTTP(S) redirects."""
+    from urllib.parse import urlsplit
+    from urllib.request import HTTPRedirectHandler
+
+    start = urlsplit(url)
+
+    class Guard(HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            target = urlsplit(newurl)
+            host = (target.hostname or "").lower()
+            same = target.netloc == start.netloc
+            listed = any(host == h or host.endswith("." + h) for h in extra_hosts)
+            # urllib has already resolved '..' in newurl against the old URL: look at what was sent
+            sent = urlsplit(headers.get("Location") or headers.get("URI") or "").path
+            climbs = _has_dot_dot(target.path) or _has_dot_dot(sent)
+            if target.scheme not in ("http", "https") or not (same or listed) or climbs:
+                raise DownloadError(f"refused a redirect from {url} to {newurl}: only redirects to "
+                                    f"the same host (or {list(extra_hosts) or 'none other'}) over "
+                                    f"HTTP(S), without '..' in the path, are followed")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return Guard()
+
+
+def show_progress(progress) -> bool:
+    """``progress=None`` shows a bar when stderr is a terminal or the caller is a Jupyter kernel
+    (where tqdm.auto draws a widget); ``True`` / ``False`` force it on or off."""
+    if progress is None:
+        return bool(getattr(sys.stderr, "isatty", lambda: False)()) or "ipykernel" in sys.modules
+    return bool(progress)
+
+
+def download(url: str, dest: Path, progress=None, timeout: float = TIMEOUT,
+             extra_hosts: tuple[str, ...] = ()) -> Path:
+    """Download ``url`` to ``dest`` through ``dest.part``; raise :class:`DownloadError` on failure.
+
+    The caller turns the error into a message that says where to put the file by hand.
+    """
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    from tqdm.auto import tqdm
+
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    part = dest.with_name(dest.name + ".part")
+    opener = urllib.request.build_opener(_redirect_guard(url, extra_hosts))
+    request = urllib.request.Request(url, headers={"User-Agent": "workbench-data-loader"})
+    try:
+        try:
+            with opener.open(request, timeout=timeout) as response, open(part, "wb") as fh:
+                length = response.headers.get("Content-Length")
+                expected = int(length) if length and length.isdigit() else None
+                got = 0
+                with tqdm(total=expected, unit="B", unit_scale=True, unit_divisor=1024,
+                          desc=dest.name, disable=not show_progress(progress), leave=False) as bar:
+                    while True:
+                        try:
+                            chunk = response.read(_CHUNK)
+                        except http.client.IncompleteRead as exc:
+                            got += len(exc.partial)
+                            break
+                        if not chunk:
+                            break
+                        fh.write(chunk)
+                        got += len(chunk)
+                        bar.update(len(chunk))
+        except urllib.error.HTTPError as exc:
+            raise DownloadError(f"HTTP {exc.code} {exc.reason}") from None
+        except urllib.error.URLError as exc:
+            reason = exc.reason
+            if isinstance(reason, DownloadError):
+                raise reason from None
+            raise DownloadError(str(reason)) from None
+        except (TimeoutError, ConnectionError, http.client.HTTPException) as exc:
+            raise DownloadError(f"{type(exc).__name__}: {exc}") from None
+        if expected is not None and got != expected:
+            raise DownloadError(f"the download of {dest.name} was truncated: {got:,} of "
+                                f"{expected:,} bytes arrived (the partial file was removed; try again)")
+        if got == 0:
+            raise DownloadError(f"the server sent an empty file for {dest.name}")
+        os.replace(part, dest)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return dest
