@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import bounds as _bounds
+from ... import bounds as _bounds
 
 __all__ = [
     "fast_mode", "sizes", "Sizes", "FAST", "FULL", "describe_mode",
@@ -142,7 +142,7 @@ def describe_mode(fast: bool | None = None) -> str:
 
 
 def _derive(seed, *idx) -> int:
-    from .._rng import derive_seed
+    from ..._rng import derive_seed
     return int(derive_seed(int(seed), *idx)) & ((1 << 62) - 1)
 
 
@@ -272,7 +272,7 @@ def bound_curves(ms=None, delta: float = 0.05, grid: int | None = None,
     """
     import pandas as pd
 
-    from .. import montecarlo as mc
+    from ... import montecarlo as mc
 
     s = sizes(fast)
     ms = s.ms if ms is None else tuple(int(m) for m in ms)
@@ -316,7 +316,7 @@ def printed_vs_corrected(ms=None, law=(0.5, 0.2, 0.7), delta: float = 0.05,
     """
     import pandas as pd
 
-    from .. import montecarlo as mc
+    from ... import montecarlo as mc
 
     s = sizes(fast)
     ms = s.ms if ms is None else tuple(int(m) for m in ms)
@@ -505,7 +505,7 @@ def split_rule_check(trials: int | None = None, delta: float = 0.05, m_max: int 
     """
     import pandas as pd
 
-    from .. import montecarlo as mc
+    from ... import montecarlo as mc
 
     trials = sizes(fast).split_trials if trials is None else trials
     laws = {"easy: 3 features, gains far apart": np.array([[0.1, 0.9], [0.45, 0.55], [0.5, 0.5]]),
@@ -540,7 +540,7 @@ def leaf_consistency_table(ts=(20, 200, 1000), deltas=(0.05, 0.2, 0.5, 0.9), p: 
     """
     import pandas as pd
 
-    from .. import montecarlo as mc
+    from ... import montecarlo as mc
 
     trials = sizes(fast).leaf_trials if trials is None else trials
     rows = []
@@ -616,7 +616,7 @@ def stepper_demo(n: int = 20_000, seed: int = 4, n_leaves: int = 6, d: int = 3,
     no tie-break -- with a slider for ``delta``), already stepped to ``start``; ``generator`` the
     generating tree drawn by ``viz.tree_widget``; ``info`` the stream's info (``info.tree``).
     """
-    from .. import learners, streams, viz
+    from ... import learners, streams, viz
 
     X, y, info = streams.rand_cbt(n=n, seed=seed, n_leaves=n_leaves, d=d, return_info=True)
 
@@ -654,7 +654,7 @@ def rand_cbt_by_leaf(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50,
     uniformly drawn from the subregion ... obtaining 500,000 examples"), which does not say
     that the stream is shuffled.  Importable by name, so sweep workers build it from its seed.
     """
-    from .. import streams
+    from ... import streams
 
     X, y, info = streams.rand_cbt(n=n, seed=seed, n_leaves=n_leaves, d=d, q=q,
                                   return_info=True)
@@ -725,7 +725,7 @@ def fig3_grid(n_trees: int | None = None, n_examples: int | None = None,
     ``order="by_leaf"`` runs :func:`rand_cbt_by_leaf` (one leaf's examples after the other).
     ``results`` (a ``.csv`` path) makes an interrupted run resumable.
     """
-    from .. import sweep
+    from ... import sweep
 
     s = sizes(fast)
     n_trees = s.fig3_trees if n_trees is None else n_trees
@@ -964,7 +964,7 @@ def table1():
     """Table I of the paper next to the data shipped here, for the two data sets used."""
     import pandas as pd
 
-    from .. import streams
+    from ... import streams
 
     rows = []
     paper = {"electricity": ("ELECTRICITY", 8, 45312, 26075, 19237),
@@ -985,7 +985,7 @@ def permuted(name: str = "electricity", seed: int | None = 0, n: int | None = No
     """A data set from :mod:`workbench.streams` in a random order (``seed=None``: the original
     order), optionally cut to its first ``n`` rows.  The paper builds ten streams from each data
     set by random permutations (Sec. VII-B).  Importable by name, so sweep workers build it."""
-    from .. import streams
+    from ... import streams
 
     X, y, info = getattr(streams, name)(return_info=True)
     if seed is not None:
@@ -1014,7 +1014,7 @@ def fig4(datasets=("electricity", "adult"), n_perm: int | None = None,
     ``score`` (the data set's metric: :data:`METRIC`)."""
     import pandas as pd
 
-    from .. import sweep
+    from ... import sweep
 
     s = sizes(fast)
     n_perm = s.fig4_perms if n_perm is None else n_perm
@@ -1130,7 +1130,7 @@ def tune_c(name: str, grid=None, n_rows: int | None = None, drift_detection: boo
     ``(best_c, frame)``."""
     import pandas as pd
 
-    from .. import evaluate, learners
+    from ... import evaluate, learners
 
     s = sizes(fast)
     n_rows = s.fig5_rows if n_rows is None else n_rows
@@ -1162,7 +1162,7 @@ def fig5(datasets=("electricity", "adult"), budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.
     """
     import pandas as pd
 
-    from .. import active, evaluate, learners
+    from ... import active, evaluate, learners
 
     s = sizes(fast)
     n_seeds = s.fig5_seeds if n_seeds is None else n_seeds
