@@ -1,0 +1,170 @@
+"""Paper 000, Figure 5: the ACTIVE setting: C-Tree with the label-query strategies at six
+budgets on Electricity and Adult, ``c`` tuned as the paper did; ranks, verdict and plot."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import FAST, METRIC, METRIC_LABEL, STRATEGY_ORDER, sizes
+from .table_1 import permuted
+
+
+def _dataset_rows(name, n_rows):
+    X, y, info = permuted(name, seed=None, n=n_rows, return_info=True)
+    return X, y, info
+
+
+def _score(res, metric):
+    return res.accuracy if metric == "accuracy" else res.f_measure(1)
+
+
+def tune_c(name: str, grid=None, n_rows: int | None = None, drift_detection: bool = True,
+           fast: bool | None = None):
+    """The C-Tree ``c`` with the best score in the FULL setting on the data set in its original
+    order (with DDM), as the paper tuned its learners before Figure 5.  Returns
+    ``(best_c, frame)``."""
+    import pandas as pd
+
+    from ... import evaluate, learners
+
+    s = sizes(fast)
+    n_rows = s.fig5_rows if n_rows is None else n_rows
+    grid = np.logspace(-2.5, 0.3, 6 if s is FAST else 12) if grid is None else grid
+    X, y, info = _dataset_rows(name, n_rows)
+    rows = []
+    for c in grid:
+        model = learners.CTree(X.shape[1], c=float(c), nominal_features=info.nominal_features)
+        res = evaluate.prequential(model, X, y, drift_detection=drift_detection,
+                                   keep_predictions=False)
+        rows.append({"dataset": name, "c": float(c), "score": _score(res, METRIC[name]),
+                     "accuracy": res.accuracy, "leaves": model.n_leaves,
+                     "n_drifts": res.n_drifts})
+    frame = pd.DataFrame(rows)
+    return float(frame.c.iloc[int(frame.score.argmax())]), frame
+
+
+def fig5(datasets=("electricity", "adult"), budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6),
+         strategies=STRATEGY_ORDER, n_seeds: int | None = None, c=None,
+         fast: bool | None = None, n_rows: int | None = None):
+    """Figure 5: online score against the labelling budget for the seven strategies, C-Tree as
+    the base learner with DDM change detection (Sec. VIII), data sets in their original order.
+
+    ``c``: a number, a dict per data set, or None (tuned by :func:`tune_c`).  Each strategy
+    runs with ``n_seeds`` seeds (its random draws).  A ``FULL`` row per data set (every label,
+    DDM on) is the reference.  Rows: ``dataset``, ``strategy``, ``budget``, ``seed``,
+    ``accuracy``, ``f_measure_1``, ``score``, ``query_rate``, ``labels_used``, ``n_drifts``,
+    ``leaves``, ``c``.
+    """
+    import pandas as pd
+
+    from ... import active, evaluate, learners
+
+    s = sizes(fast)
+    n_seeds = s.fig5_seeds if n_seeds is None else n_seeds
+    n_rows = s.fig5_rows if n_rows is None else n_rows
+    rows = []
+    for name in datasets:
+        X, y, info = _dataset_rows(name, n_rows)
+        if c is None:
+            c_ds = tune_c(name, n_rows=n_rows, fast=fast)[0]
+        else:
+            c_ds = float(c[name] if isinstance(c, dict) else c)
+
+        def model():
+            return learners.CTree(X.shape[1], c=c_ds, nominal_features=info.nominal_features)
+
+        m = model()
+        res = evaluate.prequential(m, X, y, drift_detection=True, keep_predictions=False)
+        rows.append({"dataset": name, "strategy": "FULL", "budget": 1.0, "seed": 0,
+                     "accuracy": res.accuracy, "f_measure_1": res.f_measure(1),
+                     "query_rate": 1.0, "labels_used": res.labels_used,
+                     "n_drifts": res.n_drifts, "leaves": m.n_leaves, "c": c_ds})
+        for strat in strategies:
+            for b in budgets:
+                for seed in range(n_seeds):
+                    m = model()
+                    st = active.STRATEGIES[strat](seed=seed)
+                    res = evaluate.prequential(m, X, y, strategy=st, budget=float(b),
+                                               drift_detection=True, keep_predictions=False)
+                    rows.append({"dataset": name, "strategy": strat, "budget": float(b),
+                                 "seed": seed, "accuracy": res.accuracy,
+                                 "f_measure_1": res.f_measure(1), "query_rate": res.query_rate,
+                                 "labels_used": res.labels_used, "n_drifts": res.n_drifts,
+                                 "leaves": m.n_leaves, "c": c_ds})
+    df = pd.DataFrame(rows)
+    df["score"] = [r.accuracy if METRIC[r.dataset] == "accuracy" else r.f_measure_1
+                   for r in df.itertuples()]
+    return df
+
+
+def fig5_ranks(df):
+    """Mean rank (1 = best) of each strategy over the budgets, per data set, from the mean score
+    over seeds; also its mean score and mean query rate."""
+    import pandas as pd
+
+    act = df[df.strategy != "FULL"]
+    mean = act.groupby(["dataset", "strategy", "budget"], as_index=False)[
+        ["score", "query_rate"]].mean()
+    mean["rank"] = mean.groupby(["dataset", "budget"]).score.rank(ascending=False)
+    out = mean.groupby(["dataset", "strategy"], as_index=False).agg(
+        mean_rank=("rank", "mean"), mean_score=("score", "mean"),
+        mean_query_rate=("query_rate", "mean"))
+    return pd.DataFrame(out).sort_values(["dataset", "mean_rank"]).reset_index(drop=True)
+
+
+def fig5_verdict(df) -> str:
+    """Where ConfTree and SplitConfTree rank among the seven strategies on each data set, as
+    Markdown (the paper claims they are the most consistent)."""
+    ranks = fig5_ranks(df)
+    lines = []
+    for name, g in ranks.groupby("dataset", sort=False):
+        g = g.sort_values("mean_rank").reset_index(drop=True)
+        place = {r.strategy: i + 1 for i, r in g.iterrows()}
+        full = df[(df.dataset == name) & (df.strategy == "FULL")].score.mean()
+        lines.append(
+            f"- {name}: best mean rank {g.strategy.iloc[0]} ({g.mean_rank.iloc[0]:.2f}); "
+            f"ConfTree places {place.get('ConfTree', '-')} of {len(g)} "
+            f"(mean rank {g.set_index('strategy').mean_rank.get('ConfTree', np.nan):.2f}), "
+            f"SplitConfTree {place.get('SplitConfTree', '-')} of {len(g)}; spread of mean scores "
+            f"{g.mean_score.max() - g.mean_score.min():.4f}; FULL {full:.4f}.")
+    return "\n".join(lines)
+
+
+def plot_fig5(df):
+    """Figure 5: score against budget per data set (mean over seeds with 95% intervals when
+    there are several), the FULL setting as a line; below, the query rate actually used."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(df.dataset))
+    fig, axes = plt.subplots(2, len(names), figsize=(6 * len(names), 7), squeeze=False,
+                             gridspec_kw={"height_ratios": [2.2, 1]}, sharex=True)
+    colors = dict(zip(STRATEGY_ORDER, ["#7f7f7f", "#1f77b4", "#17becf", "#2ca02c", "#9467bd",
+                                        "#d62728", "#ff7f0e"]))
+    for k, name in enumerate(names):
+        g = df[df.dataset == name]
+        full = g[g.strategy == "FULL"].score.mean()
+        ax, axq = axes[0, k], axes[1, k]
+        ax.axhline(full, color="k", ls="--", lw=1, label="FULL (all labels)")
+        for strat in STRATEGY_ORDER:
+            d = g[g.strategy == strat]
+            if not len(d):
+                continue
+            agg = d.groupby("budget").agg(score=("score", "mean"), sd=("score", "std"),
+                                          n=("score", "size"), q=("query_rate", "mean"))
+            se = (agg.sd / np.sqrt(agg.n)).fillna(0)
+            lw = 2.2 if "ConfTree" in strat else 1.2
+            ax.errorbar(agg.index, agg.score, yerr=1.96 * se, marker="o", ms=4, lw=lw,
+                        capsize=2, color=colors[strat], label=strat)
+            axq.plot(agg.index, agg.q, marker="o", ms=3, lw=lw, color=colors[strat])
+        b = np.sort(g[g.strategy != "FULL"].budget.unique())
+        axq.plot(b, b, color="k", lw=0.8, ls=":")
+        ax.set_title(f"{name} (original order, DDM on), C-Tree c = {g.c.iloc[0]:.3g}",
+                     fontsize=9)
+        ax.set_ylabel(METRIC_LABEL[METRIC[name]])
+        axq.set_xlabel("labelling budget B")
+        axq.set_ylabel("query rate used")
+        ax.grid(alpha=0.3)
+        axq.grid(alpha=0.3)
+    axes[0, 0].legend(fontsize=7, ncol=2)
+    fig.suptitle("Figure 5: ACTIVE setting", fontsize=10)
+    fig.tight_layout()
+    return fig
