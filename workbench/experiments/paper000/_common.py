@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
+
+from ...viz.fast import fast_mode
 
 #: the three criteria of Theorems 1-3 (names of ``workbench.montecarlo`` estimators)
 THEOREMS = ("entropy", "gini", "kearns_mansour")
@@ -29,11 +30,6 @@ STRATEGY_ORDER = ("Random", "VarUncertainty", "RndVarUncertainty", "SelectiveSam
 #: classes are unbalanced, as the paper does for its starred data sets)
 METRIC = {"electricity": "accuracy", "adult": "f_measure_1"}
 METRIC_LABEL = {"accuracy": "online accuracy", "f_measure_1": "F-measure of class 1 (>50K)"}
-
-
-def fast_mode() -> bool:
-    """True when ``WORKBENCH_FAST`` is 1/true/yes/on (the convention of ``workbench.viz``)."""
-    return os.environ.get("WORKBENCH_FAST", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 @dataclass(frozen=True)
