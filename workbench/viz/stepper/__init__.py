@@ -42,11 +42,11 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
-from .. import evaluate
-from ..core.dot import node_test, tree_to_dot
-from ..core.state import LEAF
-from .svgchart import line_chart
-from .view import TREE_CSS, tree_widget
+from ... import evaluate
+from ...core.dot import node_test, tree_to_dot
+from ...core.state import LEAF
+from ..svgchart import line_chart
+from ..view import TREE_CSS, tree_widget
 
 #: speed label -> (instances per tick, seconds per tick)
 SPEEDS = {"1 / s": (1, 1.0), "2 / s": (1, 0.5), "5 / s": (1, 0.2), "10 / s": (1, 0.1),
@@ -549,7 +549,7 @@ class TreeStepper:
         return int(learned[m - 1]) + 1 if m <= learned.shape[0] else self.t
 
     def _recount(self) -> None:
-        from .dot import node_counts
+        from ..dot import node_counts
         learned = self._learned()
         X = self.X[:self.t] if learned is None else self.X[learned]
         times = np.arange(1, X.shape[0] + 1)
