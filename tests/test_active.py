@@ -183,7 +183,7 @@ def test_one_by_one_and_kernel_paths_agree(elec):
     X, y = elec
     X, y = X[:4000], y[:4000]
     for name in ("ConfTree", "VarUncertainty", "SplitConfTree"):
-        a_model, a = CTree(6, c=0.05), active.STRATEGIES[name](budget=0.3, seed=5)
+        a_model, a = CTree(6, c=0.05).prepare(X), active.STRATEGIES[name](budget=0.3, seed=5)
         b_model, b = CTree(6, c=0.05), active.STRATEGIES[name](budget=0.3, seed=5)
         preds, queried = [], []
         for xi, yi in zip(X, y):

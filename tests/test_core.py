@@ -193,9 +193,9 @@ def test_adaptive_scores_count_prequential_hits():
     rng = np.random.default_rng(8)
     X = rng.normal(size=(150, 2))
     y = (X[:, 0] + 0.3 * rng.normal(size=150) > 0).astype(np.int64)
-    nba = HoeffdingTree(2, 2, grace_period=10**9)
-    mc = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="mc")
-    nb = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="nb")
+    nba = HoeffdingTree(2, 2, grace_period=10**9).prepare(X)
+    mc = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="mc").prepare(X)
+    nb = HoeffdingTree(2, 2, grace_period=10**9, leaf_prediction="nb").prepare(X)
     hits_mc = hits_nb = 0
     for xi, yi in zip(X, y):
         hits_mc += mc.predict_one(xi) == yi

@@ -108,22 +108,28 @@ def test_ctree_binary_nominal_splits():
 
 
 def test_learners_reject_what_the_paper_does_not_define():
+    X, y2, y3 = np.zeros((6, 3)), [0, 1] * 3, [0, 1, 2] * 2
     with pytest.raises(ValueError, match="two classes"):
-        CTree(3, n_classes=3)
+        CTree(3, n_classes=3).fit(X, y3)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        CTree(3, n_classes=None).fit(X, y3)
     with pytest.raises(ValueError, match="criterion"):
-        CTree(3, criterion="info_gain")
+        CTree(3, criterion="info_gain").fit(X, y2)
     with pytest.raises(ValueError, match="bound"):
-        CTree(3, bound="hoeffding")
+        CTree(3, bound="hoeffding").fit(X, y2)
     with pytest.raises(ValueError, match="two classes"):
-        HoeffdingTree(3, 3, criterion="kearns_mansour")
+        HoeffdingTree(3, 3, criterion="kearns_mansour").fit(X, y3)
     with pytest.raises(ValueError, match="c must be"):
-        CTree(3, c=0)
+        CTree(3, c=0).fit(X, y2)
 
 
 def test_clone_keeps_the_policy():
     m = CTree(4, c=0.3, bound="ctree_practical")
     c = m.clone()
     assert type(c) is CTree and c.c == 0.3 and c.bound == "ctree_practical" and c.binary_nominal
+    X, y = streams.sea(500, seed=1)
+    X = np.column_stack([X, X[:, 0]])
+    m.fit(X, y), c.fit(X, y)
     assert c._config.params.tolist() == m._config.params.tolist()
 
 

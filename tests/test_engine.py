@@ -33,7 +33,7 @@ class FixedCutTree(HoeffdingTree):
     _fixed_cuts = None
 
     def __init__(self, n_features, n_classes, cuts, **kwargs):
-        self._fixed_cuts = cuts
+        self.cuts = self._fixed_cuts = cuts
         super().__init__(n_features, n_classes, **kwargs)
 
 
@@ -104,10 +104,8 @@ def test_a_single_attribute_splits_at_its_first_test(make):
     grace = int(model.grace_period)
     model.partial_fit(X[:grace - 1], y[:grace - 1])
     assert model.n_leaves == 1
-    shadow = make()
-    shadow.grace_period = 10**9
-    shadow._config = shadow._make_config()
-    shadow.reset().partial_fit(X[:grace], y[:grace])
+    shadow = make().set_params(grace_period=10**9)
+    shadow.partial_fit(X[:grace], y[:grace])
     ex = shadow.explain_one(X[0])
     assert ex.will_split and ex.quantity == math.inf and ex.second is None
     assert "null split" in ex.reason and "Ready to split" in ex.reason
@@ -201,9 +199,9 @@ def test_fixed_cut_points_are_the_only_ones_tried():
 
 def test_fixed_cut_points_need_one_row_per_feature():
     with pytest.raises(ValueError, match="one sequence of cut points per feature"):
-        FixedCutTree(2, 2, [[0.5]])
+        FixedCutTree(2, 2, [[0.5]]).fit(np.zeros((2, 2)), [0, 1])
     with pytest.raises(ValueError, match="finite"):
-        FixedCutTree(1, 2, [[np.nan]])
+        FixedCutTree(1, 2, [[np.nan]]).fit(np.zeros((2, 1)), [0, 1])
 
 
 # ----------------------------------------------------------------------------- path statistics
@@ -356,7 +354,7 @@ class TwoTrees(HoeffdingTree):
 def test_a_forest_shares_one_state_and_its_trees_stay_apart():
     Xa, ya = streams.sea(20_000, seed=10)
     Xb, yb = streams.sea(20_000, seed=11, concept=3)
-    forest = TwoTrees(3, 2)
+    forest = TwoTrees(3, 2).prepare(Xa)
     T = forest.tree
     assert T.roots.tolist() == [0, 1] and forest.n_leaves == 2
     for lo in range(0, 20_000, 5_000):   # interleaved chunks, each tree its own stream

@@ -5,6 +5,7 @@ import pickle
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from sklearn.exceptions import NotFittedError
 
 from workbench import evaluate, streams
 from workbench.learners import CTree, HoeffdingTree
@@ -44,7 +45,7 @@ def test_prequential_equals_predict_then_learn_one_by_one():
     X, y = streams.sea(n=3_000, seed=11)
     fast = HoeffdingTree(3, 2, grace_period=50)
     res = evaluate.prequential(fast, X, y)
-    slow = HoeffdingTree(3, 2, grace_period=50)
+    slow = HoeffdingTree(3, 2, grace_period=50).prepare(X)   # an empty tree predicts too
     preds = []
     for xi, yi in zip(X, y):
         preds.append(slow.predict_one(xi))
@@ -296,12 +297,15 @@ def test_bad_input_raises_value_error(fresh, X, y, message):
 
 
 def test_bad_input_at_prediction(fresh):
-    with pytest.raises(ValueError, match="infinity"):
-        fresh.predict(np.array([[np.inf, 0, 0]]))
-    with pytest.raises(ValueError, match="columns"):
-        fresh.predict_proba(np.zeros((1, 5)))
+    with pytest.raises(NotFittedError):
+        fresh.predict(np.zeros((1, 3)))
     with pytest.raises(ValueError, match="empty"):
         evaluate.prequential(fresh, np.zeros((0, 3)), np.zeros(0))
+    fresh.partial_fit(np.zeros((1, 3)), [0])
+    with pytest.raises(ValueError, match="infinity"):
+        fresh.predict(np.array([[np.inf, 0, 0]]))
+    with pytest.raises(ValueError, match="X has 5 features, but HoeffdingTree is expecting 3"):
+        fresh.predict_proba(np.zeros((1, 5)))
     # an unseen nominal code at prediction time is not an error
     fresh.predict(np.array([[0.0, 0.0, 7.0]]))
 
@@ -314,9 +318,15 @@ def test_bad_input_at_prediction(fresh):
     ({"n_split_points": 0}, "n_split_points"), ({"max_depth": -1}, "max_depth"),
 ])
 def test_bad_parameters(kwargs, message):
+    """scikit-learn's contract: the constructor stores its arguments as given, and fit checks
+    them (so set_params and GridSearchCV are checked too)."""
     params = {"n_features": 3, "n_classes": 2, **kwargs}
+    model = HoeffdingTree(**params)
+    assert all(getattr(model, k) is v for k, v in params.items())
     with pytest.raises(ValueError, match=message):
-        HoeffdingTree(**params)
+        model.fit(np.zeros((4, 3)), [0, 1, 0, 1])
+    with pytest.raises(ValueError, match=message):
+        HoeffdingTree(3, 2).set_params(**kwargs).partial_fit(np.zeros((2, 3)), [0, 1])
 
 
 # ----------------------------------------------------------------------------- evaluation

@@ -68,7 +68,7 @@ def test_dot_labels_tests_counts_and_leaves(grown):
             assert lines[2] == f"→ {k} ({counts[k] / counts.sum():.0%})"
             assert "wbleaf" in css
         else:
-            name = grown.feature_names[T.feature[u]]
+            name = grown.feature_names_[T.feature[u]]
             assert lines[0] == f"{name} ≤ {T.threshold[u]:.4g}"
             # VFDT's inner nodes stop counting when they split: the label says so
             assert re.fullmatch(r"n=[\d,.]+ at split", lines[1])

@@ -141,8 +141,8 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
     title:      a caption above the tree.
     """
     T = model.tree
-    names = list(feature_names) if feature_names is not None else list(model.feature_names)
-    classes = list(class_names) if class_names is not None else list(model.class_names)
+    names = list(feature_names) if feature_names is not None else list(model.feature_names_)
+    classes = list(class_names) if class_names is not None else list(model.class_names_)
     tested = T.feature[T.kind > 0]
     if tested.size and int(tested.max()) >= len(names):
         raise ValueError(f"feature_names has {len(names)} names; the tree tests feature "

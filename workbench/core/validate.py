@@ -16,18 +16,31 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
     """X as a C-contiguous float64 [n, n_features] array (a single row becomes [1, d])."""
     if isinstance(X, np.ndarray) and X.dtype.kind in "SUV":
         raise ValueError(f"{name} must be numeric; got an array of dtype {X.dtype} (encode "
-                         "nominal values as integer codes, e.g. with workbench.streams)")
+                         "nominal values as integer codes, e.g. with workbench.streams, or pass "
+                         "a DataFrame with categorical columns)")
+    if is_sparse(X):
+        raise TypeError(f"{name} is a sparse matrix, and sparse input is not supported: the "
+                        "trees read dense rows (convert it with X.toarray())")
     try:
-        arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
+        raw = np.asarray(X)
+    except (TypeError, ValueError):
+        raw = None
+    if raw is not None and raw.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} holds complex numbers; the "
+                         "features must be real")
+    try:
+        arr = np.asarray(X if raw is None else raw, dtype=np.float64)
+    except TypeError as exc:
+        raise TypeError(f"{name} must be a numeric array ({exc})") from None
+    except ValueError as exc:
         raise ValueError(f"{name} must be a numeric array ({exc})") from None
     if arr.ndim == 1:
-        arr = arr.reshape(1, -1) if arr.shape[0] == n_features else arr.reshape(-1, 1)
+        raise ValueError(one_d_message(name, arr))
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D [n_samples, n_features]; got {arr.ndim}-D")
     if arr.shape[1] != n_features:
-        raise ValueError(f"{name} has {arr.shape[1]} columns but the model was built for "
-                         f"n_features={n_features}")
+        raise ValueError(f"{name} has {arr.shape[1]} features, but the model is expecting "
+                         f"{n_features} features as input")
     if arr.shape[0] == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: a stream of length zero cannot be learned from")
     if np.isinf(arr).any():
@@ -35,6 +48,20 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
         raise ValueError(f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
                          "use NaN for a missing value")
     return np.ascontiguousarray(arr)
+
+
+def one_d_message(name: str, arr) -> str:
+    """What to say when a 1-D array is given where rows of features are expected."""
+    return (f"{name} must be 2-D [n_samples, n_features]; got a 1-D array of {len(arr)} values. "
+            f"Reshape your data: {name}.reshape(-1, 1) if it holds one feature, "
+            f"{name}.reshape(1, -1) if it is one instance (or use learn_one / predict_one)")
+
+
+def is_sparse(X) -> bool:
+    """A SciPy sparse matrix or array (without importing SciPy when it is not loaded)."""
+    import sys
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
 
 
 def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
@@ -75,10 +102,15 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
     for col, card in nominal.items():
         v = X[:, col]
         v = v[~np.isnan(v)]
-        bad = (v != np.floor(v)) | (v < 0) | (v >= card)
+        fractional = v != np.floor(v)
+        if fractional.any():
+            raise ValueError(f"nominal column {col} of {name} holds {float(v[fractional][0])}, "
+                             "which is not an integer code (nominal values are codes 0, 1, 2, "
+                             "...)")
+        bad = (v < 0) | (v >= card)
         if bad.any():
-            raise ValueError(f"nominal column {col} of {name} holds {v[bad][0]!r}, outside its "
-                             f"declared codes 0..{card - 1} (declare more values in "
+            raise ValueError(f"nominal column {col} of {name} holds {int(v[bad][0])}, outside "
+                             f"its declared codes 0..{card - 1} (declare more values in "
                              "nominal_features, e.g. {col: n_values})")
 
 

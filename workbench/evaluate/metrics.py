@@ -12,20 +12,32 @@ def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
                        minlength=n_classes * n_classes).reshape(n_classes, n_classes)
 
 
+def _check_class(cm: np.ndarray, c) -> int:
+    """c as a class index of the confusion matrix, or a ValueError that names the range."""
+    k = cm.shape[0]
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < k:
+        raise ValueError(f"class {c!r} is not a class index of this result: the classes are "
+                         f"0..{k - 1} (indices into the model's classes_)")
+    return int(c)
+
+
 def precision(cm: np.ndarray, c: int) -> float:
     """Of the instances predicted as class c, the fraction that are c (nan if none)."""
+    c = _check_class(cm, c)
     predicted = cm[:, c].sum()
     return float(cm[c, c] / predicted) if predicted else float("nan")
 
 
 def recall(cm: np.ndarray, c: int) -> float:
     """Of the instances of class c, the fraction predicted as c (nan if none)."""
+    c = _check_class(cm, c)
     actual = cm[c, :].sum()
     return float(cm[c, c] / actual) if actual else float("nan")
 
 
 def f_measure(cm: np.ndarray, c: int, beta: float = 1.0) -> float:
     """F_beta of class c: the weighted harmonic mean of its precision and recall."""
+    c = _check_class(cm, c)
     p, r = precision(cm, c), recall(cm, c)
     if not (p + r > 0):
         return 0.0 if np.isfinite(p) or np.isfinite(r) else float("nan")

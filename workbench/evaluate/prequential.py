@@ -152,7 +152,7 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
             queried = None
     return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=curve,
                              window_curve=window_curve, n_leaves=leaves, seconds=seconds, n=n,
-                             confusion=confusion_matrix(y, pred, model.n_classes),
+                             confusion=confusion_matrix(y, pred, model.n_classes_),
                              labels_used=labels, predictions=pred if keep_predictions else None,
                              queried=queried, query_rate_curve=rate_curve,
                              n_drifts=int(counters[C_DRIFTS] - before[C_DRIFTS]),
@@ -183,7 +183,7 @@ def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> Pre
     return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=cum[t] / t,
                              window_curve=(cum[t] - cum[lo]) / (t - lo), n_leaves=leaves,
                              seconds=seconds, n=n,
-                             confusion=confusion_matrix(y, pred, model.n_classes),
+                             confusion=confusion_matrix(y, pred, model.n_classes_),
                              labels_used=n, predictions=pred)
 
 
@@ -222,4 +222,4 @@ def holdout(model, X_train, y_train, X_test, y_test, *, every: int = 1000) -> Ho
     seconds = time.perf_counter() - start
     return HoldoutResult(t=np.array(ts), accuracy=np.array(accs), n_leaves=np.array(leaves),
                          seconds=seconds,
-                         confusion=confusion_matrix(y_test, pred, model.n_classes))
+                         confusion=confusion_matrix(y_test, pred, model.n_classes_))

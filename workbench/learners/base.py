@@ -8,10 +8,18 @@ one-instance protocol the stepper uses.
 """
 from __future__ import annotations
 
+import inspect
 import math
+import warnings
+import numbers
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import clone as sklearn_clone
+from sklearn.exceptions import DataConversionWarning, NotFittedError
+from sklearn.utils.multiclass import check_classification_targets
 
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
@@ -24,7 +32,14 @@ from ..core.rules import RULE_LABELS
 from ..core.criteria import merit_range
 from ..core import split as sp
 from ..core.validate import (as_labels, as_matrix, check_choice, check_nominal_codes,
-                             check_positive_int, check_probability, normalise_nominal)
+                             check_positive_int, check_probability, is_sparse,
+                             normalise_nominal, one_d_message)
+from .frames import frame_columns, frame_to_matrix
+
+
+def _require_y(y, name: str) -> None:
+    if y is None:
+        raise ValueError(f"{name} requires y to be passed, but the target y is None")
 
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
@@ -90,11 +105,23 @@ class Explanation:
         p.text(str(self))
 
 
-class BaseTree:
-    """Engine-backed incremental decision tree; subclasses fix the policies.
+class BaseTree(ClassifierMixin, BaseEstimator):
+    """Engine-backed incremental decision tree, a scikit-learn classifier; subclasses fix the
+    policies.
 
-    A learner is the engine run with a set of policies (``workbench.core.params``): these class
-    attributes choose them, the constructor's arguments fill in their numbers.
+    A learner is the engine run with a set of policies (``workbench.core.params``): the class
+    attributes below choose them, the constructor's arguments fill in their numbers.  The
+    constructor stores its arguments as given (scikit-learn's contract: ``get_params``,
+    ``set_params``, ``clone`` and ``GridSearchCV`` work from the signature); they are checked,
+    and ``n_features``/``n_classes`` learned when left as None, at the first ``fit`` or
+    ``partial_fit``.  A subclass with other defaults lists them in ``_defaults``: its signature
+    is the base signature with those defaults, so each parameter is defined in one place.
+
+    Fitted attributes: ``classes_`` (any hashable labels, sorted; codes 0..K-1 inside),
+    ``n_features_in_``, ``feature_names_in_`` (when fitted on a DataFrame with string column
+    names), ``n_classes_``, ``feature_names_``/``class_names_`` (the names explanations and
+    drawings use), ``nominal_features_`` ({column: number of values}) and ``categories_``
+    ({column: categories} of DataFrame columns that became nominal).
     """
 
     #: the leaf's split rule (``workbench.core.rules``): "best_vs_second" or "best_vs_null"
@@ -115,164 +142,353 @@ class BaseTree:
     _fixed_cuts = None
     #: trees in the state (a forest of pairwise trees shares one state)
     _n_trees = 1
+    #: constructor defaults that differ from BaseTree's (see the class docstring)
+    _defaults: dict = {}
 
-    def __init__(self, n_features: int, n_classes: int, *, grace_period=200, delta=1e-7,
+    def __init__(self, n_features=None, n_classes=None, *, grace_period=200, delta=1e-7,
                  tau=0.05, criterion="info_gain", leaf_prediction="nba", nominal_features=(),
                  n_split_points=10, min_branch_fraction=0.01, max_depth=None,
                  memory_limit_mb=256.0, nb_threshold=0, feature_names=None, class_names=None,
                  bound="hoeffding", c=1.0, binary_nominal=False):
-        self.n_features = check_positive_int(n_features, "n_features")
-        self.n_classes = check_positive_int(n_classes, "n_classes", 2)
-        if isinstance(grace_period, bool) or not isinstance(grace_period, (int, float)) \
-                or not grace_period > 0 or not math.isfinite(grace_period):
-            raise ValueError(f"grace_period must be a positive number; got {grace_period!r}")
+        self.n_features = n_features
+        self.n_classes = n_classes
         self.grace_period = grace_period
-        self.bound = check_choice(bound, "bound", self._bounds)
-        if delta is None and self.bound == "ctree":
-            self.delta = None          # 000 Remark 1: delta = 1/t
-        else:
-            self.delta = check_probability(delta, "delta")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c > 0 \
-                or not math.isfinite(c):
-            raise ValueError(f"c must be a positive number; got {c!r}")
-        self.c = float(c)
-        self.binary_nominal = bool(binary_nominal)
-        if not isinstance(tau, (int, float)) or not 0 <= tau or not math.isfinite(tau):
-            raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
-        self.tau = float(tau)
-        self.criterion = check_choice(criterion, "criterion", CRITERIA)
-        if self.criterion == "kearns_mansour" and self.n_classes != 2:
-            raise ValueError("criterion 'kearns_mansour' is defined for two classes only; "
-                             f"got n_classes={self.n_classes}")
-        if self.bound == "ctree" and self.criterion not in ("entropy", "gini",
-                                                            "kearns_mansour"):
-            raise ValueError("bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
-                             f"'kearns_mansour' (the criteria of Theorems 1-3); got "
-                             f"{self.criterion!r}")
-        self.leaf_prediction = check_choice(leaf_prediction, "leaf_prediction", LEAF_PREDICTORS)
-        self.n_split_points = check_positive_int(n_split_points, "n_split_points")
-        if not isinstance(min_branch_fraction, (int, float)) or \
-                not 0.0 <= min_branch_fraction < 0.5:
-            raise ValueError("min_branch_fraction must be in [0, 0.5); got "
-                             f"{min_branch_fraction!r}")
-        self.min_branch_fraction = float(min_branch_fraction)
-        if max_depth is not None:
-            max_depth = check_positive_int(max_depth, "max_depth", 0)
+        self.delta = delta
+        self.tau = tau
+        self.criterion = criterion
+        self.leaf_prediction = leaf_prediction
+        self.nominal_features = nominal_features
+        self.n_split_points = n_split_points
+        self.min_branch_fraction = min_branch_fraction
         self.max_depth = max_depth
-        if memory_limit_mb is not None and not (isinstance(memory_limit_mb, (int, float))
-                                                and memory_limit_mb > 0):
-            raise ValueError(f"memory_limit_mb must be a positive number or None; got "
-                             f"{memory_limit_mb!r}")
         self.memory_limit_mb = memory_limit_mb
-        if not isinstance(nb_threshold, (int, float)) or nb_threshold < 0:
-            raise ValueError(f"nb_threshold must be a number >= 0; got {nb_threshold!r}")
         self.nb_threshold = nb_threshold
-        self.nominal_features = normalise_nominal(nominal_features, self.n_features,
-                                                  DEFAULT_NOMINAL_VALUES)
-        if feature_names is not None and len(feature_names) != self.n_features:
-            raise ValueError(f"feature_names has {len(feature_names)} names for "
-                             f"{self.n_features} features")
-        if class_names is not None and len(class_names) != self.n_classes:
-            raise ValueError(f"class_names has {len(class_names)} names for "
-                             f"{self.n_classes} classes")
-        self.feature_names = list(feature_names) if feature_names is not None else \
-            [f"x{j}" for j in range(self.n_features)]
-        self.class_names = list(class_names) if class_names is not None else \
-            [str(k) for k in range(self.n_classes)]
-        self._config = self._make_config()
-        self.reset()
+        self.feature_names = feature_names
+        self.class_names = class_names
+        self.bound = bound
+        self.c = c
+        self.binary_nominal = binary_nominal
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__ or not cls.__dict__.get("_defaults"):
+            return
+        base = inspect.signature(BaseTree.__init__)
+        sig = base.replace(parameters=[p.replace(default=cls._defaults.get(p.name, p.default))
+                                       for p in base.parameters.values()])
+        unknown = set(cls._defaults) - set(base.parameters)
+        if unknown:
+            raise TypeError(f"{cls.__name__}._defaults names unknown parameters {unknown}")
+
+        def __init__(self, *args, **kwargs):
+            bound = sig.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            BaseTree.__init__(*bound.args, **bound.kwargs)
+
+        __init__.__signature__ = sig
+        __init__.__doc__ = BaseTree.__init__.__doc__
+        cls.__init__ = __init__
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True       # NaN is a missing value
+        tags.non_deterministic = False
+        return tags
 
     # ------------------------------------------------------------------ parameters
-    def get_params(self) -> dict:
-        """Constructor arguments, so that ``type(m)(**m.get_params())`` is a fresh copy."""
-        return dict(n_features=self.n_features, n_classes=self.n_classes, bound=self.bound,
-                    c=self.c, binary_nominal=self.binary_nominal,
-                    grace_period=self.grace_period, delta=self.delta, tau=self.tau,
-                    criterion=self.criterion, leaf_prediction=self.leaf_prediction,
-                    nominal_features=dict(self.nominal_features),
-                    n_split_points=self.n_split_points,
-                    min_branch_fraction=self.min_branch_fraction, max_depth=self.max_depth,
-                    memory_limit_mb=self.memory_limit_mb, nb_threshold=self.nb_threshold,
-                    feature_names=list(self.feature_names),
-                    class_names=list(self.class_names))
+    def _validated(self, n_features: int, n_classes: int) -> SimpleNamespace:
+        """The constructor's arguments checked, with the stream's sizes filled in."""
+        p = SimpleNamespace()
+        p.n_features = check_positive_int(n_features, "n_features")
+        p.n_classes = check_positive_int(n_classes, "n_classes", 2)
+        g = self.grace_period
+        if isinstance(g, bool) or not isinstance(g, numbers.Real) or not g > 0 \
+                or not math.isfinite(g):
+            raise ValueError(f"grace_period must be a positive number; got {g!r}")
+        p.grace_period = g
+        p.bound = check_choice(self.bound, "bound", self._bounds)
+        if self.delta is None and p.bound == "ctree":
+            p.delta = None          # 000 Remark 1: delta = 1/t
+        elif self.delta is None:
+            p.delta = 1e-7
+        else:
+            p.delta = check_probability(self.delta, "delta")
+        c = self.c
+        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not c > 0 \
+                or not math.isfinite(c):
+            raise ValueError(f"c must be a positive number; got {c!r}")
+        p.c = float(c)
+        p.binary_nominal = bool(self.binary_nominal)
+        tau = self.tau
+        if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or not 0 <= tau \
+                or not math.isfinite(tau):
+            raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
+        p.tau = float(tau)
+        p.criterion = check_choice(self.criterion, "criterion", CRITERIA)
+        if p.criterion == "kearns_mansour" and p.n_classes != 2:
+            raise ValueError("criterion 'kearns_mansour' is defined for two classes only; "
+                             f"got {p.n_classes} classes")
+        if p.bound == "ctree" and p.criterion not in ("entropy", "gini", "kearns_mansour"):
+            raise ValueError("bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
+                             f"'kearns_mansour' (the criteria of Theorems 1-3); got "
+                             f"{p.criterion!r}")
+        p.leaf_prediction = check_choice(self.leaf_prediction, "leaf_prediction",
+                                         LEAF_PREDICTORS)
+        p.n_split_points = check_positive_int(self.n_split_points, "n_split_points")
+        mbf = self.min_branch_fraction
+        if isinstance(mbf, bool) or not isinstance(mbf, numbers.Real) or not 0.0 <= mbf < 0.5:
+            raise ValueError(f"min_branch_fraction must be in [0, 0.5); got {mbf!r}")
+        p.min_branch_fraction = float(mbf)
+        p.max_depth = None if self.max_depth is None else \
+            check_positive_int(self.max_depth, "max_depth", 0)
+        mem = self.memory_limit_mb
+        if mem is not None and (isinstance(mem, bool) or not isinstance(mem, numbers.Real)
+                                or not mem > 0):
+            raise ValueError(f"memory_limit_mb must be a positive number or None; got {mem!r}")
+        p.memory_limit_mb = mem
+        nbt = self.nb_threshold
+        if isinstance(nbt, bool) or not isinstance(nbt, numbers.Real) or nbt < 0:
+            raise ValueError(f"nb_threshold must be a number >= 0; got {nbt!r}")
+        p.nb_threshold = nbt
+        p.nominal_features = normalise_nominal(self.nominal_features, p.n_features,
+                                               DEFAULT_NOMINAL_VALUES)
+        return p
 
     def clone(self, **changes):
         """A fresh, untrained learner with the same parameters (some of them changed)."""
-        params = self.get_params()
-        params.update(changes)
-        return type(self)(**params)
+        return sklearn_clone(self).set_params(**changes)
 
     def _make_config(self) -> Config:
+        q = self._p
         p = np.zeros(N_PARAMS)
-        p[P_GRACE] = self.grace_period
-        p[P_DELTA] = -1.0 if self.delta is None else self.delta
-        p[P_TAU] = self.tau
-        p[P_N_SPLIT_POINTS] = self.n_split_points
-        p[P_MIN_BRANCH_FRAC] = self.min_branch_fraction
-        p[P_MAX_DEPTH] = np.inf if self.max_depth is None else self.max_depth
-        p[P_CRITERION] = CRITERIA[self.criterion]
-        p[P_LEAF_PRED] = LEAF_PREDICTORS[self.leaf_prediction]
-        p[P_NB_THRESHOLD] = self.nb_threshold
+        p[P_GRACE] = q.grace_period
+        p[P_DELTA] = -1.0 if q.delta is None else q.delta
+        p[P_TAU] = q.tau
+        p[P_N_SPLIT_POINTS] = q.n_split_points
+        p[P_MIN_BRANCH_FRAC] = q.min_branch_fraction
+        p[P_MAX_DEPTH] = np.inf if q.max_depth is None else q.max_depth
+        p[P_CRITERION] = CRITERIA[q.criterion]
+        p[P_LEAF_PRED] = LEAF_PREDICTORS[q.leaf_prediction]
+        p[P_NB_THRESHOLD] = q.nb_threshold
         p[P_SPLIT_RULE] = RULES[self._split_rule]
-        p[P_BOUND] = BOUNDS[self.bound]
+        p[P_BOUND] = BOUNDS[q.bound]
         p[P_MARGIN_FACTOR] = self._margin_factor
-        p[P_C] = self.c
-        p[P_BINARY_NOMINAL] = 1.0 if self.binary_nominal else 0.0
+        p[P_C] = q.c
+        p[P_BINARY_NOMINAL] = 1.0 if q.binary_nominal else 0.0
         p[P_UPDATE] = UPDATES[self._update]
         p[P_REEVAL] = self._reeval_period
         p[P_REEVAL_RULE] = RULES[self._reeval_rule]
         p[P_CUTS] = CUT_POLICIES[self._cut_policy]
-        nom_index = np.full(self.n_features, -1, np.int64)
-        for m, col in enumerate(self.nominal_features):
+        nom_index = np.full(q.n_features, -1, np.int64)
+        for m, col in enumerate(q.nominal_features):
             nom_index[col] = m
-        nom_card = np.array(list(self.nominal_features.values()), np.int64)
+        nom_card = np.array(list(q.nominal_features.values()), np.int64)
         return Config(p, nom_index, nom_card, self._cut_table())
 
     def _cut_table(self) -> np.ndarray:
         """``Config.cuts``: the fixed candidate cut points per feature, NaN-padded."""
+        d = self._p.n_features
         if self._cut_policy != "fixed":
-            return np.empty((self.n_features, 0))
+            return np.empty((d, 0))
         cuts = self._fixed_cuts
-        if cuts is None or len(cuts) != self.n_features:
+        if cuts is None or len(cuts) != d:
             raise ValueError(f"the fixed cut-point policy needs one sequence of cut points per "
-                             f"feature ({self.n_features}); got {cuts!r}")
+                             f"feature ({d}); got {cuts!r}")
         rows = [np.asarray(c, np.float64).ravel() for c in cuts]
         if any(not np.all(np.isfinite(r)) for r in rows):
             raise ValueError("fixed cut points must be finite numbers")
-        table = np.full((self.n_features, max((len(r) for r in rows), default=0)), np.nan)
+        table = np.full((d, max((len(r) for r in rows), default=0)), np.nan)
         for j, r in enumerate(rows):
             table[j, :len(r)] = np.sort(r)
         return table
 
-    def reset(self):
-        """Forget everything learned (parameters stay)."""
-        card = max(self.nominal_features.values(), default=1)
-        self._state = st.allocate(self.n_features, self.n_classes, len(self.nominal_features),
-                                  card, max(2, card), n_trees=self._n_trees)
+    # ------------------------------------------------------------------ set-up
+    def _setup(self, n_features: int, classes, feature_names_in=None, categories=None):
+        """Check the parameters and build an empty tree for ``n_features`` columns and the
+        labels ``classes``: the start of every ``fit`` and of the first ``partial_fit``."""
+        classes = np.asarray(classes)
+        if classes.ndim != 1 or len(classes) < 2:
+            raise ValueError(f"a classifier needs at least two classes; got {classes.tolist()!r}")
+        if self.n_features is not None and self.n_features != n_features:
+            raise ValueError(f"X has {n_features} columns but the model was built for "
+                             f"n_features={self.n_features}")
+        if self.n_classes is not None and self.n_classes != len(classes):
+            only = "Only binary classification is supported: " if self.n_classes == 2 else ""
+            raise ValueError(f"{only}the labels have {len(classes)} classes but the model was "
+                             f"built for n_classes={self.n_classes} (n_classes=None learns any "
+                             "number of classes)")
+        categories = dict(categories or {})
+        nominal = dict(normalise_nominal(self.nominal_features, n_features,
+                                         DEFAULT_NOMINAL_VALUES))
+        for col, cats in categories.items():
+            nominal[col] = max(nominal.get(col, 0), len(cats), 1)
+        saved = self.nominal_features
+        try:
+            self.nominal_features = nominal
+            p = self._validated(n_features, len(classes))
+        finally:
+            self.nominal_features = saved
+        names = self.feature_names if self.feature_names is not None else \
+            (list(feature_names_in) if feature_names_in is not None else
+             [f"x{j}" for j in range(n_features)])
+        if len(names) != n_features:
+            raise ValueError(f"feature_names has {len(names)} names for {n_features} features")
+        cnames = self.class_names if self.class_names is not None else \
+            [str(c) for c in classes]
+        if len(cnames) != len(classes):
+            raise ValueError(f"class_names has {len(cnames)} names for {len(classes)} classes")
+        self._p = p
+        self.classes_ = classes
+        self.n_classes_ = len(classes)
+        self.n_features_in_ = n_features
+        if feature_names_in is not None:
+            self.feature_names_in_ = np.asarray(feature_names_in, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.feature_names_ = list(names)
+        self.class_names_ = list(cnames)
+        self.nominal_features_ = p.nominal_features
+        self.categories_ = categories
+        self._codes_are_labels = bool(classes.dtype.kind in "iu" and
+                                      np.array_equal(classes, np.arange(len(classes))))
+        self._config = self._make_config()
+        return self._new_tree()
+
+    def _new_tree(self):
+        card = max(self.nominal_features_.values(), default=1)
+        self._state = st.allocate(self.n_features_in_, self.n_classes_,
+                                  len(self.nominal_features_), card, max(2, card),
+                                  n_trees=self._n_trees)
         engine.init_root(self._state)
         p = self._config.params
-        if self.memory_limit_mb is None:
+        if self._p.memory_limit_mb is None:
             p[P_MAX_NODES] = np.inf
         else:   # a node and the statistics slot it may hold
             per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self.memory_limit_mb * 2.0 ** 20 // per)
+            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0 ** 20 // per)
+        return self
+
+    def _is_set_up(self) -> bool:
+        return hasattr(self, "_state")
+
+    def _ensure_set_up(self, X_raw, classes=None, *, learning: bool):
+        """Set the model up from the first data it sees (and the constructor's sizes)."""
+        if self._is_set_up():
+            return
+        if classes is None and self.n_classes is not None:
+            classes = np.arange(check_positive_int(self.n_classes, "n_classes", 2))
+        if classes is None:
+            if not learning:
+                raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: "
+                                     "call fit or partial_fit first")
+            raise ValueError(f"{type(self).__name__} does not know its classes yet: pass "
+                             "classes=[...] to the first partial_fit (as SGDClassifier "
+                             "needs), call fit, or construct it with n_classes=K for labels "
+                             "0..K-1")
+        if is_sparse(X_raw):
+            as_matrix(X_raw, 0)          # raises the sparse-input error
+        names, categories = frame_columns(X_raw)
+        if hasattr(X_raw, "columns"):
+            d = X_raw.shape[1]
+        else:
+            try:
+                arr = np.asarray(X_raw) if not isinstance(X_raw, np.ndarray) else X_raw
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"X must be a numeric array ({exc})") from None
+            if arr.ndim == 1:
+                raise ValueError(one_d_message("X", arr))
+            if arr.ndim != 2:
+                raise ValueError(f"X must be 2-D [n_samples, n_features]; got {arr.ndim}-D")
+            d = arr.shape[1]
+        if d == 0:
+            raise ValueError(f"X has 0 feature(s) (shape=({len(X_raw)}, 0)) while a minimum "
+                             "of 1 is required.")
+        self._setup(d, classes, feature_names_in=names, categories=categories)
+
+    def prepare(self, X, classes=None):
+        """Set the model up for the stream X without learning from it: an empty tree that can
+        already predict and explain (the stepper's step 0).  Needs the classes as
+        ``partial_fit`` does; does nothing if the model has been set up already."""
+        self._ensure_set_up(X, None if classes is None else np.unique(np.asarray(classes)),
+                            learning=True)
+        return self
+
+    def reset(self):
+        """Forget everything learned (parameters, classes and feature names stay)."""
+        if self._is_set_up():
+            self._p = self._validated(self.n_features_in_, self.n_classes_) \
+                if not self.categories_ else self._p
+            self._config = self._make_config()
+            self._new_tree()
         return self
 
     # ------------------------------------------------------------------ validation
-    def _check_X(self, X, name="X") -> np.ndarray:
-        return as_matrix(X, self.n_features, name=name)
+    def _check_X(self, X, name="X", learning=False) -> np.ndarray:
+        self._require_fitted()
+        self._writable()
+        X = frame_to_matrix(X, self, name=name, learning=learning)
+        if not isinstance(X, np.ndarray) and not is_sparse(X):
+            try:
+                X = np.asarray(X)
+            except (TypeError, ValueError):
+                pass                     # as_matrix says what is wrong with it
+        shape = np.shape(X)
+        if len(shape) == 2 and shape[1] != self.n_features_in_:
+            raise ValueError(f"{name} has {shape[1]} features, but {type(self).__name__} is "
+                             f"expecting {self.n_features_in_} features as input")
+        return as_matrix(X, self.n_features_in_, name=name)
 
-    def _check_Xy(self, X, y):
-        X = self._check_X(X)
-        y = as_labels(y, self.n_classes, X.shape[0])
-        if self.nominal_features:
-            check_nominal_codes(X, self.nominal_features)
+    def _writable(self):
+        """Copies of the tree's arrays if they are read-only (a model unpickled from a memory
+        map): the kernels write into them."""
+        if not self._state.meta.flags.writeable:
+            self._state = type(self._state)(*(np.array(a) for a in self._state))
+        if not self._config.params.flags.writeable:
+            self._config = type(self._config)(*(np.array(a) for a in self._config))
+
+    def _encode(self, y, n_rows: int) -> np.ndarray:
+        """Class labels as codes 0..K-1 (indices into ``classes_``)."""
+        y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn("A column-vector y was passed when a 1d array was expected; it is "
+                          "read as one label per row", DataConversionWarning, stacklevel=3)
+            y = np.asarray(y).ravel()
+        if self._codes_are_labels:
+            return as_labels(y, self.n_classes_, n_rows)
+        arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+        if arr.ndim == 2 and arr.shape[1] == 1:
+            arr = arr.ravel()
+        if arr.ndim != 1 or arr.shape[0] != n_rows:
+            raise ValueError(f"y must hold one label per row of X ({n_rows}); got shape "
+                             f"{arr.shape}")
+        try:
+            codes = np.searchsorted(self.classes_, arr)
+        except TypeError as exc:
+            raise ValueError(f"y holds labels that cannot be compared with the classes "
+                             f"{self.classes_.tolist()!r} ({exc})") from None
+        codes = np.clip(codes, 0, self.n_classes_ - 1)
+        bad = self.classes_[codes] != arr
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            bad_label = arr[i].item() if hasattr(arr[i], "item") else arr[i]
+            raise ValueError(f"label {bad_label!r} at y[{i}] is not one of the classes "
+                             f"{self.classes_.tolist()!r}")
+        return codes.astype(np.int64)
+
+    def _check_Xy(self, X, y, classes=None):
+        if not self._is_set_up():
+            self._ensure_set_up(X, classes, learning=True)
+        X = self._check_X(X, learning=True)
+        y = self._encode(y, X.shape[0])
+        if self.nominal_features_:
+            check_nominal_codes(X, self.nominal_features_)
         return X, y
 
     # ------------------------------------------------------------------ kernels
     def _run(self, kernel, n, *args):
         """Call ``kernel(T, C, *args, start)``-style kernels until all n rows are done,
         growing the arrays whenever a kernel stops for room."""
+        self._writable()
         start = 0
         while True:
             start = kernel(self._state, self._config, *args[:2], start, *args[2:])
@@ -281,9 +497,20 @@ class BaseTree:
             self._state = st.grow(self._state, self._state.children.shape[1] + 1, 1)
 
     # ------------------------------------------------------------------ batch API
-    def partial_fit(self, X, y):
-        """Learn from the rows of (X, y) in order (one pass, as a stream)."""
-        X, y = self._check_Xy(X, y)
+    def partial_fit(self, X, y, classes=None):
+        """Learn from the rows of (X, y) in order (one pass, as a stream).
+
+        The first call needs the classes: ``classes=[...]`` (all labels the stream will use),
+        or ``n_classes=K`` in the constructor for labels 0..K-1."""
+        if classes is not None and self._is_set_up():
+            known = np.unique(np.asarray(classes))
+            if not np.array_equal(known, self.classes_):
+                raise ValueError(f"classes={known.tolist()!r} differs from the classes of the "
+                                 f"first partial_fit, {self.classes_.tolist()!r}")
+        elif classes is not None:
+            classes = np.unique(np.asarray(classes))
+        _require_y(y, type(self).__name__)
+        X, y = self._check_Xy(X, y, classes)
         self._learn_checked(X, y)
         return self
 
@@ -291,17 +518,52 @@ class BaseTree:
         self._run(engine.learn, X.shape[0], X, y)
 
     def fit(self, X, y):
-        """Reset, then learn (X, y) as a stream."""
-        return self.reset().partial_fit(X, y)
+        """Forget everything, then learn (X, y) as a stream.  Without ``n_classes`` the classes
+        are the distinct labels of y."""
+        for attr in ("_state", "_p", "_config"):
+            self.__dict__.pop(attr, None)
+        return self.partial_fit(X, y, classes=self._classes_of(y))
+
+    def _classes_of(self, y) -> np.ndarray:
+        """The classes ``fit`` learns: the distinct labels of y; with ``n_classes=K`` given and
+        integer labels in 0..K-1, all of 0..K-1 (a class may be absent from this y)."""
+        _require_y(y, type(self).__name__)
+        y_arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+        if y_arr.dtype.kind == "f" and np.isfinite(y_arr).all() and \
+                np.any(y_arr != np.floor(y_arr)):
+            check_classification_targets(y_arr)   # "Unknown label type: continuous"
+        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+            y_arr = y_arr.ravel()
+        if y_arr.ndim != 1:
+            raise ValueError(f"y must be 1-D (one label per row); got shape {y_arr.shape}")
+        if y_arr.dtype.kind == "f" and np.isnan(y_arr).any():
+            raise ValueError("y contains NaN; every instance needs a label")
+        try:
+            classes = np.unique(y_arr)
+        except TypeError as exc:
+            raise ValueError(f"y holds labels of mixed types that cannot be sorted ({exc})") \
+                from None
+        k = self.n_classes
+        if k is not None and classes.dtype.kind in "iuf" and len(classes) and \
+                np.all(classes == np.floor(classes)) and classes.min() >= 0 and \
+                classes.max() < check_positive_int(k, "n_classes", 2):
+            return np.arange(k)
+        if len(classes) < 2:
+            raise ValueError(f"y has only one class, {classes.tolist()!r}: a classifier needs "
+                             "at least two classes to learn")
+        return classes
 
     def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities, columns in the order of ``classes_``."""
         X = self._check_X(X)
-        out = np.zeros((X.shape[0], self.n_classes))
+        out = np.zeros((X.shape[0], self.n_classes_))
         engine.predict_proba(self._state, self._config, X, out)
         return out
 
     def predict(self, X) -> np.ndarray:
-        return self._predict_checked(self._check_X(X))
+        """The predicted class of every row (labels of ``classes_``)."""
+        codes = self._predict_checked(self._check_X(X))
+        return codes if self._codes_are_labels else self.classes_[codes]
 
     def _predict_checked(self, X) -> np.ndarray:
         out = np.zeros(X.shape[0], np.int64)
@@ -323,24 +585,35 @@ class BaseTree:
     # ------------------------------------------------------------------ one instance
     def _row(self, x) -> np.ndarray:
         """One instance as a [1, d] float64 array (x: sequence, array or {name: value})."""
+        self._require_fitted()
         if isinstance(x, dict):
-            x = [x.get(name, np.nan) for name in self.feature_names]
-        return as_matrix(np.asarray(x).reshape(1, -1), self.n_features, name="x")
+            x = [x.get(name, np.nan) for name in self.feature_names_]
+        return as_matrix(np.asarray(x, dtype=np.float64).reshape(1, -1), self.n_features_in_,
+                         name="x")
 
     def learn_one(self, x, y):
         """Learn one labelled instance (x: sequence, array or {feature name: value})."""
+        if not self._is_set_up():
+            self._ensure_set_up(np.asarray(x, dtype=float).reshape(1, -1), learning=True)
         X = self._row(x)
-        yy = as_labels([y], self.n_classes, 1)
-        if self.nominal_features:
-            check_nominal_codes(X, self.nominal_features, name="x")
+        yy = self._encode(np.asarray([y]), 1)
+        if self.nominal_features_:
+            check_nominal_codes(X, self.nominal_features_, name="x")
         self._learn_checked(X, yy)
         return self
 
     def predict_proba_one(self, x) -> np.ndarray:
+        self._require_fitted()
         return self.predict_proba(self._row(x))[0]
 
-    def predict_one(self, x) -> int:
-        return int(self.predict(self._row(x))[0])
+    def predict_one(self, x):
+        self._require_fitted()
+        return self.predict(self._row(x))[0]
+
+    def _require_fitted(self):
+        if not self._is_set_up():
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
+                                 "fit, partial_fit or learn_one first")
 
     # ------------------------------------------------------------------ structure
     @property
@@ -363,7 +636,8 @@ class BaseTree:
 
     @property
     def n_seen(self) -> int:
-        return int(self._state.meta[st.M_T])
+        """Instances learned so far (0 before the first fit)."""
+        return int(self._state.meta[st.M_T]) if self._is_set_up() else 0
 
     @property
     def root(self) -> int:
@@ -386,21 +660,23 @@ class BaseTree:
 
     def to_dot(self, **kwargs) -> str:
         """Graphviz DOT source of the tree (see ``workbench.viz.to_dot`` for options)."""
-        kwargs.setdefault("feature_names", self.feature_names)
-        kwargs.setdefault("class_names", self.class_names)
+        kwargs.setdefault("feature_names", self.feature_names_)
+        kwargs.setdefault("class_names", self.class_names_)
         return tree_to_dot(self, **kwargs)
 
-    def __repr__(self) -> str:
-        return (f"{type(self).__name__}(n_features={self.n_features}, n_classes="
-                f"{self.n_classes}, leaves={self.n_leaves}, depth={self.depth}, "
-                f"seen={self.n_seen})")
+    def __repr__(self, N_CHAR_MAX=700) -> str:
+        text = super().__repr__(N_CHAR_MAX)
+        if not self._is_set_up():
+            return text
+        return (f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen "
+                f"{self.n_seen}")
 
     # ------------------------------------------------------------------ explanation
     def describe_test(self, node: int, branch: int | None = None) -> str:
         """Human-readable test of an inner node (and of one of its branches)."""
         T = self._state
         f = int(T.feature[node])
-        name = self.feature_names[f]
+        name = self.feature_names_[f]
         kind = int(T.kind[node])
         if kind == st.NUMERIC:
             thr = float(T.threshold[node])
@@ -418,17 +694,17 @@ class BaseTree:
 
     def _split_report(self, leaf: int):
         T, C = self._state, self._config
-        d = self.n_features
+        d = self.n_features_in_
         merits, cuts = np.empty(d), np.empty(d)
-        post = np.empty((max(T.children.shape[1], 2), self.n_classes))
+        post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
         outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
         return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
 
     def _candidate(self, j: int, merits, cuts) -> dict:
-        name = self.feature_names[j]
-        if j in self.nominal_features and self.binary_nominal:
+        name = self.feature_names_[j]
+        if j in self.nominal_features_ and self._p.binary_nominal:
             test = f"{name} == {int(cuts[j])}"
-        elif j in self.nominal_features:
+        elif j in self.nominal_features_:
             test = f"{name} (multiway)"
         else:
             test = f"{name} <= {cuts[j]:.6g}"
@@ -460,8 +736,8 @@ class BaseTree:
         ex.predictor = self._predictor_used(node)
         ex.n = float(ex.class_counts.sum())
         ex.since_last_test = ex.n - float(T.last_eval[node])
-        ex.grace_period = float(self.grace_period)
-        ex.tau = self.tau
+        ex.grace_period = float(self._p.grace_period)
+        ex.tau = self._p.tau
         ex.active = bool(T.active[node])
         outcome, b1, b2, eps, q, thr, merits, cuts = self._split_report(node)
         ex.epsilon = eps
@@ -484,16 +760,16 @@ class BaseTree:
         ex.quantity_label = rule[1]
         f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" \
             else 1.0
-        ex.bound_name = _BOUND_NAMES[self.bound]
+        ex.bound_name = _BOUND_NAMES[self._p.bound]
         ex.threshold_label = (f"{ex.bound_name} epsilon" if f == 1 else
                               f"{f:g} x epsilon, {ex.bound_name}")
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 
     def _predictor_used(self, leaf: int) -> str:
         T = self._state
-        if self.leaf_prediction == "mc":
+        if self._p.leaf_prediction == "mc":
             return "majority class"
-        if self.leaf_prediction == "nb":
+        if self._p.leaf_prediction == "nb":
             return "naive Bayes"
         return ("naive Bayes (adaptive: it has been right more often)"
                 if T.mc_correct[leaf] <= T.nb_correct[leaf]
@@ -514,7 +790,7 @@ class BaseTree:
             return (f"Not split: no candidate split separates the instances seen so far (every "
                     f"candidate leaves almost all weight on one side); {when}.")
         if outcome == sp.NO_SPLIT_DEPTH:
-            return f"Not split: the leaf is at the maximum depth {self.max_depth}."
+            return f"Not split: the leaf is at the maximum depth {self._p.max_depth}."
         # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
         q, f = ex.quantity, ex.threshold / ex.epsilon if ex.epsilon > 0 else 1.0
         level = "epsilon" if f == 1 else f"{f:g} x epsilon"
@@ -538,10 +814,10 @@ class BaseTree:
                 f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}")
         text = (f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
                 f"is still above tau = {ex.tau:g}")
-        if self.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
-            R = merit_range(self.n_classes, self._config.params[P_CRITERION])
-            k = R * R * math.log(1 / self.delta) / 2
-            need = k / self.tau ** 2 if self.tau > 0 else math.inf
+        if self._p.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
+            R = merit_range(self.n_classes_, self._config.params[P_CRITERION])
+            k = R * R * math.log(1 / self._p.delta) / 2
+            need = k / self._p.tau ** 2 if self._p.tau > 0 else math.inf
             if q > 0:
                 need = min(need, k * f * f / q ** 2)
             if math.isfinite(need):

@@ -39,19 +39,22 @@ class CTree(BaseTree):
     _margin_factor = 2.0
     _bounds = ("ctree_practical", "ctree")
 
-    def __init__(self, n_features: int, n_classes: int = 2, *, criterion="gini",
-                 bound="ctree_practical", c=1.0, delta=None, grace_period=100, tau=0.0,
-                 **kwargs):
-        kwargs.setdefault("binary_nominal", True)
-        super().__init__(n_features, n_classes, criterion=criterion, bound=bound, c=c,
-                         delta=1e-7 if (delta is None and bound != "ctree") else delta,
-                         grace_period=grace_period, tau=tau, **kwargs)
-        if self.n_classes != 2:
-            raise ValueError(f"CTree is defined for two classes (paper 000); got n_classes="
-                             f"{self.n_classes}")
+    _defaults = dict(n_classes=2, criterion="gini", bound="ctree_practical", c=1.0, delta=None,
+                     grace_period=100, tau=0.0, binary_nominal=True)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False     # 000's C-Tree is a two-class learner
+        return tags
+
+    def _validated(self, n_features, n_classes):
+        if n_classes != 2:
+            raise ValueError(f"Only binary classification is supported. CTree is defined for "
+                             f"two classes (paper 000); got {n_classes} classes")
         if self.criterion not in ("entropy", "gini", "kearns_mansour"):
             raise ValueError("CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
                              f"(000 Theorems 1-3); got {self.criterion!r}")
+        return super()._validated(n_features, n_classes)
 
 
 class CorrHTree(BaseTree):
@@ -63,7 +66,9 @@ class CorrHTree(BaseTree):
     Defaults follow paper 000's experiments (grace period 100, tau 0).
     """
 
-    def __init__(self, n_features: int, n_classes: int = 2, *, criterion="error",
-                 grace_period=100, tau=0.0, **kwargs):
-        super().__init__(n_features, n_classes, criterion=criterion,
-                         grace_period=grace_period, tau=tau, **kwargs)
+    _defaults = dict(n_classes=2, criterion="error", grace_period=100, tau=0.0)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False   # two classes by default (n_classes=None: any)
+        return tags

@@ -450,7 +450,9 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
         if "return_info" in kwargs:
             raise ValueError(f"stream {name!r}: do not pass return_info; the sweep sets it")
         own = kwargs.pop("seed", None) if "seed" in kwargs else None
-        has_seed = _takes(fn, "seed")
+        # a data set's seed only picks a shuffle: without shuffle=True it is a fixed stream
+        has_seed = _takes(fn, "seed") and (not _takes(fn, "shuffle") or
+                                           kwargs.get("shuffle") is True)
         if has_seed:
             if own is not None:
                 stream_seeds = _alternatives(own)
@@ -468,7 +470,8 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
             stream_seeds = [int(sd) for sd in stream_seeds]
         else:
             if own is not None:
-                raise ValueError(f"stream {name!r} takes no seed (it is a fixed data set)")
+                raise ValueError(f"stream {name!r} takes no seed (it is a fixed data set; "
+                                 "shuffle=True makes each seed a shuffled copy)")
             stream_seeds = [None]
         try:
             inspect.signature(fn).bind(**kwargs, return_info=True,

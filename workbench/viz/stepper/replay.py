@@ -40,7 +40,7 @@ def _maker(make_learner):
 
 
 def _check_learner(model) -> None:
-    missing = [a for a in _REQUIRED if not hasattr(model, a)]
+    missing = [a for a in _REQUIRED if not hasattr(type(model), a)]
     if missing:
         raise ValueError(f"{type(model).__name__} is not a workbench learner: it lacks "
                          f"{', '.join(missing)}")
@@ -118,20 +118,23 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         if X.shape[0] == 0:
             raise ValueError("the stream is empty")
         self.X, self.y, self.n = X, y, int(X.shape[0])
+        # the stepper feeds class codes 0..K-1: every model it makes is set up for them
+        self._classes = np.arange(self.model.n_classes_)
+        self.model = self._new_model()
         self.k = self._check_k(k)
         if strategy is not None and not callable(getattr(strategy, "query", None)):
             raise ValueError("strategy must have a method query(model, x) -> bool")
         self._strategy0 = strategy
         self.feature_names = list(feature_names) if feature_names is not None \
-            else list(self.model.feature_names)
+            else list(self.model.feature_names_)
         if len(self.feature_names) != X.shape[1]:
             raise ValueError(f"feature_names has {len(self.feature_names)} names for "
                              f"{X.shape[1]} features")
         self.class_names = list(class_names) if class_names is not None \
-            else list(self.model.class_names)
-        if len(self.class_names) != self.model.n_classes:
+            else list(self.model.class_names_)
+        if len(self.class_names) != self.model.n_classes_:
             raise ValueError(f"class_names has {len(self.class_names)} names for "
-                             f"{self.model.n_classes} classes")
+                             f"{self.model.n_classes_} classes")
         self.category_names = dict(category_names or {})
         self.title = title
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 3:
@@ -167,6 +170,8 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             raise ValueError(f"make_learner does not accept the parameters "
                              f"{sorted(self.params)}: {err}") from err
         _check_learner(model)
+        if getattr(self, "_classes", None) is not None:
+            model.prepare(self.X, classes=self._classes)   # an empty tree that predicts
         return model
 
     def _reset_state(self) -> None:

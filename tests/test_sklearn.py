@@ -1,0 +1,188 @@
+"""Every learner is a scikit-learn estimator: its own checks, pipelines and grid search, any
+hashable labels, pandas DataFrames in, and the bad inputs a new user runs into."""
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from workbench import evaluate, streams
+from workbench.learners import CorrHTree, CTree, HoeffdingTree
+
+LEARNERS = [HoeffdingTree(), CTree(), CorrHTree()]
+
+#: checks a streaming learner legitimately fails, with the reason (none so far)
+EXPECTED_FAILURES: dict = {}
+
+
+@parametrize_with_checks(LEARNERS, expected_failed_checks=lambda est: EXPECTED_FAILURES)
+def test_scikit_learn_checks(estimator, check):
+    check(estimator)
+
+
+def test_parameters_come_from_the_signature():
+    m = CTree(4, c=0.3)
+    params = m.get_params()
+    assert params["c"] == 0.3 and params["n_features"] == 4 and params["grace_period"] == 100
+    assert params["binary_nominal"] is True and params["n_classes"] == 2   # CTree's defaults
+    assert HoeffdingTree().get_params()["grace_period"] == 200
+    c = clone(m).set_params(tau=0.2)
+    assert type(c) is CTree and c.tau == 0.2 and c.c == 0.3
+    with pytest.raises(TypeError):
+        CTree(4, no_such_parameter=1)
+
+
+def test_pipeline_under_grid_search_on_electricity():
+    X, y = streams.electricity()
+    X, y = X[:6_000], y[:6_000]
+    pipe = make_pipeline(StandardScaler(), HoeffdingTree(grace_period=100))
+    grid = GridSearchCV(pipe, {"hoeffdingtree__delta": [1e-7, 1e-2]},
+                        cv=KFold(3), scoring="accuracy")
+    grid.fit(X, y)
+    scores = grid.cv_results_["mean_test_score"]
+    assert scores.shape == (2,) and np.all((scores > 0.55) & (scores <= 1))
+    # the refitted best pipeline is the learner fitted on all rows, through the scaler
+    best = grid.best_estimator_
+    direct = HoeffdingTree(grace_period=100, delta=grid.best_params_["hoeffdingtree__delta"])
+    direct.fit(StandardScaler().fit_transform(X), y)
+    assert np.array_equal(best.predict(X), direct.predict(StandardScaler().fit(X).transform(X)))
+
+
+def test_any_hashable_labels():
+    X, y = streams.sea(3_000, seed=4)
+    ref = HoeffdingTree().fit(X, y)
+    for labels in (np.array(["down", "up"]), np.array([-1.0, 2.0]), np.array([False, True])):
+        m = HoeffdingTree().fit(X, labels[y])
+        assert m.classes_.tolist() == sorted(labels.tolist())
+        assert np.array_equal(m.predict(X), labels[ref.predict(X)])
+        np.testing.assert_array_equal(m.predict_proba(X), ref.predict_proba(X))
+        assert m.score(X, labels[y]) == pytest.approx((ref.predict(X) == y).mean())
+    with pytest.raises(ValueError, match="'sideways' at y\\[0\\] is not one of the classes"):
+        m = HoeffdingTree().fit(X, np.array(["down", "up"])[y])
+        m.partial_fit(X[:1], ["sideways"])
+
+
+def test_partial_fit_needs_the_classes_first():
+    X, y = streams.sea(500, seed=5)
+    with pytest.raises(ValueError, match="classes="):
+        HoeffdingTree().partial_fit(X, y)
+    with pytest.raises(ValueError, match="does not know its classes"):
+        HoeffdingTree().learn_one(X[0], y[0])
+    m = HoeffdingTree().partial_fit(X[:100], y[:100], classes=[0, 1])
+    m.partial_fit(X[100:], y[100:])
+    assert m.classes_.tolist() == [0, 1] and m.n_seen == 500 and m.n_features_in_ == 3
+    with pytest.raises(ValueError, match="differs from the classes"):
+        m.partial_fit(X, y, classes=[0, 1, 2])
+
+
+def test_not_fitted_until_it_learns():
+    for method in ("predict", "predict_proba", "apply"):
+        with pytest.raises(NotFittedError):
+            getattr(HoeffdingTree(3, 2), method)(np.zeros((1, 3)))
+    with pytest.raises(NotFittedError):
+        HoeffdingTree(3, 2).predict_one([0, 0, 0])
+    with pytest.raises(NotFittedError):
+        HoeffdingTree(3, 2).explain_one([0, 0, 0])
+
+
+# ----------------------------------------------------------------------------- pandas
+def _frame(X, y=None):
+    return pd.DataFrame(X, columns=["a", "b", "c"])
+
+
+def test_columns_are_matched_by_name():
+    X, y = streams.sea(4_000, seed=6)
+    df = _frame(X)
+    m = HoeffdingTree().fit(df, y)
+    assert m.feature_names_in_.tolist() == ["a", "b", "c"] and m.feature_names_ == ["a", "b", "c"]
+    shuffled = df[["c", "a", "b"]]
+    assert np.array_equal(m.predict(shuffled), m.predict(X))
+    with pytest.raises(ValueError, match=r"missing \['c'\], unexpected \['d'\]"):
+        m.predict(df.rename(columns={"c": "d"}))
+    with pytest.raises(ValueError, match=r"missing \['c'\]"):
+        m.predict(df[["a", "b"]])
+    # learning from reordered columns learns the same tree
+    twin = HoeffdingTree().fit(df, y)
+    twin.partial_fit(shuffled, y)
+    m.partial_fit(df, y)
+    assert pickle.dumps(twin.tree) == pickle.dumps(m.tree)
+
+
+def test_categorical_and_string_columns_become_nominal():
+    rng = np.random.default_rng(7)
+    n = 4_000
+    colour = rng.choice(["red", "green", "blue"], n)
+    size = pd.Categorical(rng.choice(["S", "M", "L"], n), categories=["S", "M", "L"])
+    x = rng.uniform(size=n)
+    y = ((colour == "red") ^ (x > 0.7)).astype(int)
+    df = pd.DataFrame({"colour": colour, "size": size, "x": x})
+    m = HoeffdingTree(grace_period=100).fit(df, y)
+    assert m.nominal_features_ == {0: 3, 1: 3}
+    assert m.categories_ == {0: ["blue", "green", "red"], 1: ["S", "M", "L"]}
+    # the same data as integer codes with declared nominal columns gives the same tree
+    codes = np.column_stack([np.searchsorted(["blue", "green", "red"], colour), size.codes, x])
+    ref = HoeffdingTree(grace_period=100, nominal_features={0: 3, 1: 3}).fit(codes, y)
+    assert pickle.dumps(ref.tree) == pickle.dumps(m.tree)
+    assert m.score(df, y) > 0.9
+    # an unseen category predicts like a missing value; learning it is an error
+    odd = df.iloc[:1].copy()
+    odd["colour"] = "purple"
+    nan_row = df.iloc[:1].copy()
+    nan_row["colour"] = None
+    assert np.array_equal(m.predict_proba(odd), m.predict_proba(nan_row))
+    with pytest.raises(ValueError, match="'purple', not one of the categories"):
+        m.partial_fit(odd, y[:1])
+
+
+def test_pd_na_is_a_missing_value():
+    X, y = streams.sea(2_000, seed=8)
+    df = _frame(X).astype("Float64")
+    df.iloc[::7, 1] = pd.NA
+    m = HoeffdingTree().fit(df, y)
+    Xn = X.copy()
+    Xn[::7, 1] = np.nan
+    ref = HoeffdingTree().fit(Xn, y)
+    assert pickle.dumps(ref.tree) == pickle.dumps(m.tree)
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_one_dimensional_X_is_refused_with_a_reshape_hint():
+    m = HoeffdingTree(6, 2)
+    for row in (np.zeros(6), np.zeros(5)):
+        with pytest.raises(ValueError, match=r"got a 1-D array of \d values\. Reshape your data"):
+            m.partial_fit(row, [0])
+    m.partial_fit(np.zeros((2, 6)), [0, 1])
+    with pytest.raises(ValueError, match="Reshape your data"):
+        m.predict(np.zeros(6))
+    assert m.predict_one(np.zeros(6)) in (0, 1)     # one instance: the _one methods
+
+
+def test_f_measure_of_a_class_that_does_not_exist():
+    X, y = streams.sea(1_000, seed=9)
+    res = evaluate.prequential(HoeffdingTree(3, 2), X, y)
+    for bad in (5, -1, 2, 1.0):
+        with pytest.raises(ValueError, match="not a class index of this result"):
+            res.f_measure(bad)
+    assert 0 <= res.f_measure(1) <= 1
+
+
+def test_nominal_codes_must_be_integers():
+    m = HoeffdingTree(2, 2, nominal_features={1: 3})
+    with pytest.raises(ValueError, match="holds 1.5, which is not an integer code"):
+        m.partial_fit(np.array([[0.0, 1.5]]), [0])
+    with pytest.raises(ValueError, match="holds 3, outside its declared codes 0..2"):
+        m.partial_fit(np.array([[0.0, 3.0]]), [0])
+
+
+def test_sparse_and_complex_input_are_refused():
+    from scipy import sparse
+    with pytest.raises(TypeError, match="sparse input is not supported"):
+        HoeffdingTree().fit(sparse.csr_matrix(np.eye(3)), [0, 1, 0])
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        HoeffdingTree().fit(np.eye(2) * 1j, [0, 1])
