@@ -9,7 +9,6 @@ from, so a parser that drops a row, shifts a column or mis-codes a class fails.
 from __future__ import annotations
 
 import bz2
-import doctest
 import gzip
 import http.server
 import io
@@ -25,7 +24,7 @@ import numpy as np
 import pytest
 
 from workbench import streams
-from workbench.streams import _cache, registry, remote
+from workbench.streams import _cache, remote
 from workbench.streams._download import DownloadError
 from workbench.streams.registry import REGISTRY
 
@@ -593,9 +592,3 @@ def test_read_libsvm_pads_and_rejects():
         streams.read_libsvm(path, n_features=2)
     with pytest.raises(ValueError, match="not among the expected classes"):
         streams.read_libsvm(path, classes=(1, 3))
-
-
-@pytest.mark.parametrize("module", [registry, remote, streams.libsvm, streams.datasets])
-def test_docstring_examples_run_offline(module):
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
