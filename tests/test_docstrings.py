@@ -38,7 +38,7 @@ def _params():
         yield pytest.param(name, marks=marks, id=name)
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", list(_params()))
 def test_docstring_examples_run(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)

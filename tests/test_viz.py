@@ -49,6 +49,14 @@ def make_ht(**p):
 
 
 # ----------------------------------------------------------------------------- DOT
+def _weight(v: float) -> str:
+    """A weight as the labels print it: whole numbers with thousands separators, fractions
+    (children start from the parent's estimated branch counts) with 4 significant digits."""
+    if v == int(v):
+        return f"{int(v):,}"
+    return f"{v:,.4g}" if v < 1e4 else f"{v:,.0f}"
+
+
 def test_dot_labels_tests_counts_and_leaves(grown):
     T = grown.tree
     dot = viz.to_dot(grown)
@@ -60,17 +68,18 @@ def test_dot_labels_tests_counts_and_leaves(grown):
         lines = label.split("\\n")
         if T.kind[u] == 0:
             counts = T.class_counts[u]
+            c0, c1, n = float(counts[0]), float(counts[1]), float(counts.sum())
             k = int(np.argmax(counts))
-            assert lines[0] == f"leaf {u} · n={counts.sum():,.4g}" or \
-                lines[0].startswith(f"leaf {u} · n=")
-            assert len(lines[1].strip("[]").split(" | ")) == 2
-            assert lines[2] == f"→ {k} ({counts[k] / counts.sum():.0%})"
+            assert lines == [f"leaf {u} · n={_weight(n)}", f"[{_weight(c0)} | {_weight(c1)}]",
+                             f"→ {k} ({counts[k] / n:.0%})"]
             assert "wbleaf" in css
         else:
             name = grown.feature_names[T.feature[u]]
-            assert lines[0] == f"{name} ≤ {T.threshold[u]:.4g}"
-            # VFDT's inner nodes stop counting when they split: the label says so
-            assert re.fullmatch(r"n=[\d,.]+ at split", lines[1])
+            # VFDT's inner nodes stop counting when they split: the label says so, with the
+            # count the node had then
+            assert T.stats_slot[u] < 0
+            assert lines == [f"{name} ≤ {T.threshold[u]:.4g}",
+                             f"n={_weight(float(T.class_counts[u].sum()))} at split"]
     for a, b, label, _ in _edges(dot):
         thr = f"{T.threshold[a]:.4g}"
         assert label == (f"≤ {thr}" if T.children[a, 0] == b else f"> {thr}")
