@@ -262,7 +262,7 @@ def _fallback_write_arff(path: Path, X: np.ndarray, y: np.ndarray, info) -> None
     with open(path, "w") as f:
         f.write("\n".join(lines))
         rows = zip(*cols)
-        for start in range(0, n, 50_000):
+        for _ in range(0, n, 50_000):
             chunk = [",".join(r) for _, r in zip(range(50_000), rows)]
             f.write("\n".join(chunk) + "\n")
 

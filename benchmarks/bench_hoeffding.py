@@ -136,7 +136,8 @@ def prepare_ours(X, y, info):
         c0, t0 = time.thread_time(), time.perf_counter()
         res = evaluate.prequential(model, X, y)
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        return {"seconds": seconds, "cpu_seconds": cpu, "reported_seconds": float(getattr(res, "seconds", float("nan"))),
+        return {"seconds": seconds, "cpu_seconds": cpu,
+                "reported_seconds": float(getattr(res, "seconds", float("nan"))),
                 "accuracy": float(res.accuracy), "n_leaves": int(model.n_leaves),
                 "n_active_leaves": int(getattr(model, "n_active_leaves", -1)),
                 "depth": int(model.depth)}
@@ -268,13 +269,13 @@ def _get(res: dict, stream: str, learner: str, key: str):
 def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     rows, size_rows, cpu_rows, misses, checks = [], [], [], [], []
     for s in results:
-        cps = {l: _get(results, s, l, "inst_per_cpu_s") for l in LEARNERS}
-        cpu_rows.append([LABELS[s]] + [C.fmt_rate(cps[l]) for l in LEARNERS] + [
+        cps = {lrn: _get(results, s, lrn, "inst_per_cpu_s") for lrn in LEARNERS}
+        cpu_rows.append([LABELS[s]] + [C.fmt_rate(cps[lrn]) for lrn in LEARNERS] + [
             C.fmt_ratio(cps["ours"] / cps["moa"]) if cps["ours"] and cps["moa"] else "—",
             C.fmt_ratio(cps["ours"] / cps["river"]) if cps["ours"] and cps["river"] else "—"])
-        acc = {l: _get(results, s, l, "accuracy") for l in LEARNERS}
-        ips = {l: _get(results, s, l, "inst_per_s") for l in LEARNERS}
-        n = next((results[s][l]["n"] for l in LEARNERS if _get(results, s, l, "n")), None)
+        acc = {lrn: _get(results, s, lrn, "accuracy") for lrn in LEARNERS}
+        ips = {lrn: _get(results, s, lrn, "inst_per_s") for lrn in LEARNERS}
+        n = next((results[s][lrn]["n"] for lrn in LEARNERS if _get(results, s, lrn, "n")), None)
         vs_moa = ips["ours"] / ips["moa"] if ips["ours"] and ips["moa"] else None
         vs_river = ips["ours"] / ips["river"] if ips["ours"] and ips["river"] else None
         dpp = abs(acc["ours"] - acc["moa"]) * 100 if acc["ours"] is not None and acc["moa"] is not None else None
@@ -295,8 +296,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
                      mark(ok_moa, C.fmt_ratio(vs_moa)), mark(ok_river, C.fmt_ratio(vs_river)),
                      mark(ok_acc, "—" if dpp is None else f"{dpp:.2f}")])
         size_rows.append([LABELS[s]] + [
-            "—" if _get(results, s, l, "n_leaves") is None
-            else f"{_get(results, s, l, 'n_leaves')} / {_get(results, s, l, 'depth')}" for l in LEARNERS])
+            "—" if _get(results, s, lrn, "n_leaves") is None
+            else f"{_get(results, s, lrn, 'n_leaves')} / {_get(results, s, lrn, 'depth')}" for lrn in LEARNERS])
 
     header = ["stream", "n", "acc ours", "acc River", "acc MOA", "inst/s ours", "inst/s River",
               "inst/s MOA", "ours ÷ MOA", "ours ÷ River", "\\|acc ours − acc MOA\\| (pp)"]
@@ -310,7 +311,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
               C.markdown_table(["stream", "inst/CPU-s ours", "inst/CPU-s River", "inst/CPU-s MOA",
                                 "ours ÷ MOA", "ours ÷ River"], cpu_rows), ""]
 
-    warm = [results[s]["ours"]["warmup_seconds"] for s in results if _get(results, s, "ours", "warmup_seconds") is not None]
+    warm = [results[s]["ours"]["warmup_seconds"] for s in results
+            if _get(results, s, "ours", "warmup_seconds") is not None]
     if warm:
         first = warm[0]
         lines.append(f"- Compile (ours, first call: `evaluate.prequential` on {WARMUP_ROWS:,} rows, fresh model; "
@@ -348,12 +350,12 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     # cross-checks and warnings
     notes = []
     for s in results:
-        for l in LEARNERS:
-            r = results[s].get(l)
+        for lrn in LEARNERS:
+            r = results[s].get(lrn)
             if isinstance(r, dict) and "error" in r:
-                notes.append(f"{LABELS[s]} / {l}: **error** {r['error']}")
+                notes.append(f"{LABELS[s]} / {lrn}: **error** {r['error']}")
             elif isinstance(r, dict) and "warning" in r:
-                notes.append(f"{LABELS[s]} / {l}: {r['warning']}")
+                notes.append(f"{LABELS[s]} / {lrn}: {r['warning']}")
         cli = _get(results, s, "moa", "cli")
         acc_moa = _get(results, s, "moa", "accuracy")
         if isinstance(cli, dict) and "error" in cli:
@@ -375,7 +377,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     startup = C.read_json(C.RESULTS / "startup.json")
     memory = C.read_json(C.RESULTS / "memory.json")
     if startup:
-        checks.append((f"first use compiles in <= {TARGET_COMPILE_S:g} s (bench_startup, {startup.get('machine', {}).get('date', '?')}): "
+        date = startup.get("machine", {}).get("date", "?")
+        checks.append((f"first use compiles in <= {TARGET_COMPILE_S:g} s (bench_startup, {date}): "
                        f"{startup['cold_seconds']:.1f} s", startup["cold_seconds"] <= TARGET_COMPILE_S))
         checks.append((f"later start ready in <= {TARGET_WARM_START_S:g} s (bench_startup): "
                        f"{startup['warm_seconds']:.1f} s", startup["warm_seconds"] <= TARGET_WARM_START_S))
@@ -386,7 +389,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         if memory.get("growth_after_stable_mb") is not None:
             how = f"{memory['growth_after_stable_mb']:.1f} MB after the tree stopped growing"
         else:
-            how = (f"tree never stopped growing; RSS spread over the run {memory.get('rss_spread_mb', float('nan')):.1f} MB "
+            spread = memory.get("rss_spread_mb", float("nan"))
+            how = (f"tree never stopped growing; RSS spread over the run {spread:.1f} MB "
                    "bounds the growth")
         capped = memory.get("capped") or {}
         if capped.get("growth_after_stable_mb") is not None:
@@ -477,9 +481,9 @@ def main(argv=None) -> int:
     for s in args.streams:
         if s not in STREAMS:
             p.error(f"unknown stream {s!r}")
-    for l in args.only:
-        if l not in LEARNERS:
-            p.error(f"unknown learner {l!r}")
+    for lrn in args.only:
+        if lrn not in LEARNERS:
+            p.error(f"unknown learner {lrn!r}")
 
     meta = C.machine_info(with_java="moa" in args.only)
     runner, runner_error = None, None
@@ -502,28 +506,28 @@ def main(argv=None) -> int:
         results[s] = {}
         tag = f"{s}_n{len(y)}_seed{args.seed}"
         prepared, errors = {}, {}
-        for l in [l for l in args.only if l in ("ours", "moa")]:
+        for lrn in [lrn for lrn in args.only if lrn in ("ours", "moa")]:
             try:
-                if l == "ours":
-                    prepared[l] = prepare_ours(X, y, info)
+                if lrn == "ours":
+                    prepared[lrn] = prepare_ours(X, y, info)
                 elif runner is None:
                     raise RuntimeError(runner_error)
                 else:
-                    prepared[l] = prepare_moa(runner, X, y, info, tag, args.moa_warmup_instances)
+                    prepared[lrn] = prepare_moa(runner, X, y, info, tag, args.moa_warmup_instances)
             except Exception as exc:
                 traceback.print_exc()
-                errors[l] = {"error": f"{type(exc).__name__}: {exc}"}
+                errors[lrn] = {"error": f"{type(exc).__name__}: {exc}"}
         try:
             timed = run_interleaved(prepared, args.repeat)
         except Exception as exc:
             traceback.print_exc()
             timed = {}
-            errors.update({l: {"error": f"{type(exc).__name__}: {exc}"} for l in prepared})
-        for l, runs in timed.items():
-            extra = prepared[l][1]
-            if l == "moa" and not args.no_moa_cli:
+            errors.update({lrn: {"error": f"{type(exc).__name__}: {exc}"} for lrn in prepared})
+        for lrn, runs in timed.items():
+            extra = prepared[lrn][1]
+            if lrn == "moa" and not args.no_moa_cli:
                 moa_cli_check(extra, len(y), tag)
-            results[s][l] = _summarise(runs, len(y), extra=extra)
+            results[s][lrn] = _summarise(runs, len(y), extra=extra)
         results[s].update(errors)
         if "river" in args.only:
             try:
@@ -531,12 +535,12 @@ def main(argv=None) -> int:
             except Exception as exc:
                 traceback.print_exc()
                 results[s]["river"] = {"error": f"{type(exc).__name__}: {exc}"}
-        results[s] = {l: results[s][l] for l in args.only if l in results[s]}
-        for l, r in results[s].items():
+        results[s] = {lrn: results[s][lrn] for lrn in args.only if lrn in results[s]}
+        for lrn, r in results[s].items():
             if "error" in r:
-                print(f"  {l:5s} ERROR {r['error']}", flush=True)
+                print(f"  {lrn:5s} ERROR {r['error']}", flush=True)
             else:
-                print(f"  {l:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
+                print(f"  {lrn:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
                       f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})", flush=True)
     meta["loadavg_end"] = C.loadavg()
 

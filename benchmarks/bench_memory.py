@@ -94,7 +94,8 @@ def measure(fresh, args, streams, label):
     else:
         ok = spread_mb < TARGET_MB
         verdict = (f"{'PASS (by a bound)' if ok else '**NOT SHOWN**'}: the tree was still growing at the end "
-                   f"({leaves[mid]} leaves at row {rows[mid]['n_seen']:,}, {leaves[-1]} at row {rows[-1]['n_seen']:,}), "
+                   f"({leaves[mid]} leaves at row {rows[mid]['n_seen']:,}, "
+                   f"{leaves[-1]} at row {rows[-1]['n_seen']:,}), "
                    f"so it never \"stopped growing\" on this run. RSS stayed within **{spread_mb:.1f} MB** over "
                    f"the whole run (max - min after the first chunk), which bounds the growth after any point "
                    f"(target < {TARGET_MB:g} MB). Over the second half RSS grew {half_growth_mb:.1f} MB for "

@@ -72,7 +72,7 @@ def run_child(cache_dir: Path) -> dict:
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"child failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    line = next(l for l in proc.stdout.splitlines() if l.startswith("RESULT "))
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
     out = json.loads(line[len("RESULT "):])
     out["process_wall"] = wall
     out["process_cpu"] = cpu  # user + system: what the start costs without the other processes' share

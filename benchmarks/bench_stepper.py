@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     rows, data = [], {"machine": info, "streams": {}}
     for name, X, y, make in _streams():
         s = viz.TreeStepper(make, X, y, k=100)
-        s.widget                                   # build the panel: redraws are timed too
+        _ = s.widget                               # build the panel: redraws are timed too
         s.step()
         s.step(100)                                # load every kernel once
         n = X.shape[0]

@@ -131,12 +131,28 @@ def test_bad_active_arguments(elec):
 
 # ----------------------------------------------------------------------------- DDM
 def test_ddm_levels_by_hand():
+    """25 errors, then 75 correct predictions: p_i = 25/i falls, and so does p_i + s_i, so the
+    minimum is at i = 100: p_min = 0.25, s_min = sqrt(0.25 * 0.75 / 100) = 0.0433013.  Warning
+    level p_min + 2 s_min = 0.3366025, drift level p_min + 3 s_min = 0.3799038.  Then only
+    errors: after k more, p + s = (25+k)/(100+k) + sqrt(p (1-p) / (100+k)) is 0.32980 (k = 5),
+    0.33664 (k = 6: warning), 0.37480 (k = 12), 0.38073 (k = 13: drift)."""
     ddm = drift.DDM(min_instances=30)
-    errs = [0, 1] * 50                       # p = 0.5 throughout
-    out = [ddm.update(e) for e in errs]
-    assert drift.DRIFT not in out
-    p, n = ddm.error_rate, ddm.n
-    assert p == pytest.approx(0.5) and n == 100
+    out = [ddm.update(e) for e in [1] * 25 + [0] * 75]
+    assert set(out) == {drift.NONE}
+    s_min = math.sqrt(0.25 * 0.75 / 100)
+    assert ddm.n == 100 and ddm.error_rate == 0.25
+    assert (ddm.state[2], ddm.state[3]) == pytest.approx((0.25, s_min), abs=1e-15)
+    assert 0.25 + 2 * s_min == pytest.approx(0.3366025, abs=1e-7)
+    assert 0.25 + 3 * s_min == pytest.approx(0.3799038, abs=1e-7)
+    out = [ddm.update(1) for _ in range(13)]
+    assert out == [drift.NONE] * 5 + [drift.WARNING] * 7 + [drift.DRIFT]
+    assert ddm.n == 0                                  # a drift resets the detector
+    # the same levels through bounds.ddm_levels at the two crossings (k = 5, 6 and 12, 13)
+    for k, level in ((5, (False, False)), (6, (True, False)), (12, (True, False)),
+                     (13, (True, True))):
+        p = (25 + k) / (100 + k)
+        got = bounds.ddm_levels(p, math.sqrt(p * (1 - p) / (100 + k)), 0.25, s_min, strict=True)
+        assert tuple(map(bool, got)) == level, k
 
 
 def test_ddm_detects_a_jump_and_not_a_stationary_stream():

@@ -137,7 +137,7 @@ POINTS = [(1, 0.5), (7, 0.05), (100, 1e-3), (2500, 1e-7), (1e6, 0.3)]
 def test_hoeffding_solves_its_tail_equation(m, delta):
     for R in (1.0, math.log2(3)):
         # Hoeffding: P(mean - mu >= eps) <= exp(-2 m eps^2 / R^2); set the tail equal to delta
-        root = optimize.brentq(lambda e: math.exp(-2 * m * e * e / R ** 2) - delta, 1e-12, 10 * R)
+        root = optimize.brentq(lambda e, R=R: math.exp(-2 * m * e * e / R ** 2) - delta, 1e-12, 10 * R)
         assert B.hoeffding(m, delta, R) == pytest.approx(root, rel=1e-10)
 
 

@@ -58,10 +58,32 @@ def test_merit_range():
 
 
 def test_hoeffding_bound_used_by_the_split_test():
-    n, delta, R = 1234.0, 1e-7, math.log2(3)
-    from workbench.bounds import hoeffding_nb
-    assert hoeffding_nb(n, delta, R) == pytest.approx(
-        math.sqrt(R * R * math.log(1 / delta) / (2 * n)), rel=1e-14)
+    """The leaf's epsilon is Hoeffding's sqrt(R^2 ln(1/delta) / 2n) at the leaf's n (R = log2 2
+    for information gain on two classes), and a split attempt at n splits exactly when the
+    margin G(best) - G(second) exceeds it (tau = 0: no tie rule)."""
+    rng = np.random.default_rng(11)
+    X = rng.uniform(size=(3_000, 2))
+    y = ((X[:, 0] > 0.5) ^ (rng.random(3_000) < 0.3)).astype(np.int64)   # x0 with 30% noise
+    delta = 1e-7
+    watch = HoeffdingTree(2, 2, grace_period=10**9, tau=0.0, delta=delta)  # never attempts
+    seen, outcomes = 0, {}
+    for n in (100, 500, 1_000, *range(2_000, 3_001, 100)):
+        watch.partial_fit(X[seen:n], y[seen:n])
+        seen = n
+        ex = watch.explain_one(X[0])
+        assert ex.n == n and ex.bound_name == "Hoeffding"
+        assert ex.epsilon == pytest.approx(math.sqrt(math.log(1 / delta) / (2 * n)), rel=1e-12)
+        assert ex.threshold == ex.epsilon
+        assert ex.quantity == pytest.approx(ex.best["merit"] - ex.second["merit"], abs=1e-15)
+        # the same n instances, and the first split attempt at exactly n
+        tried = HoeffdingTree(2, 2, grace_period=n, tau=0.0, delta=delta).partial_fit(X[:n], y[:n])
+        assert tried.tree.last_eval[tried.root] == n
+        split = tried.n_nodes > 1
+        assert split == (ex.quantity > ex.epsilon) == ex.will_split, n
+        outcomes[n] = split
+    # both outcomes occur: the margin (about 0.05) overtakes epsilon between n = 2,600 and 2,700
+    assert not any(outcomes[n] for n in outcomes if n <= 2_600)
+    assert all(outcomes[n] for n in outcomes if n >= 2_700)
 
 
 # ----------------------------------------------------------------------------- observers

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from sklearn.exceptions import NotFittedError
 
 from workbench import evaluate, streams
+from workbench.core import state as tree_state
 from workbench.learners import CTree, HoeffdingTree
 
 
@@ -126,13 +127,24 @@ def test_missing_values_follow_the_majority_branch():
 
 def test_memory_and_depth_guards(sea):
     X, y = sea
-    shallow = HoeffdingTree(3, 2, max_depth=2).partial_fit(X, y)
-    assert shallow.depth <= 2
-    tiny = HoeffdingTree(3, 2, memory_limit_mb=0.004).partial_fit(X, y)
     free = HoeffdingTree(3, 2).partial_fit(X, y)
-    assert tiny.n_nodes < free.n_nodes
-    assert tiny.summary()["guard_refusals"] > 0
-    assert tiny.memory_bytes() < 10 * 2**20
+    shallow = HoeffdingTree(3, 2, max_depth=2).partial_fit(X, y)
+    assert free.depth > 2 and shallow.depth == 2      # the guard bites, and at exactly 2
+
+    limit = 0.004 * 2**20                              # bytes
+    tiny = HoeffdingTree(3, 2, memory_limit_mb=0.004).partial_fit(X, y)
+    T = tiny.tree
+    per_node, per_slot = tree_state.bytes_per_node(T), tree_state.bytes_per_slot(T)
+    max_nodes = limit // (per_node + per_slot)         # a node and the statistics slot it may hold
+    assert free.n_nodes > max_nodes                    # without the guard the tree outgrows it
+    slots = int(T.meta[tree_state.M_N_SLOTS] - T.meta[tree_state.M_FREE_SLOTS])
+    assert slots == tiny.n_active_leaves               # only learning leaves keep statistics
+    # the tree in use stays within the limit, and is refused only a split that would pass it
+    assert tiny.n_nodes * per_node + slots * per_slot <= limit
+    assert tiny.n_nodes <= max_nodes < tiny.n_nodes + 2    # SEA's splits are binary
+    s = tiny.summary()
+    assert s["guard_refusals"] > 0 and s["n_splits"] == (tiny.n_nodes - 1) // 2
+    assert tiny.n_active_leaves < tiny.n_leaves        # refused leaves stop learning
 
 
 def test_gini_criterion_learns(sea):

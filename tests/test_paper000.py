@@ -5,6 +5,7 @@ and checked for its shape, the sanity of its numbers and reproducibility at a fi
 """
 from __future__ import annotations
 
+import json
 import math
 
 import matplotlib
@@ -13,7 +14,7 @@ import pytest
 
 matplotlib.use("Agg")
 
-from workbench import streams  # noqa: E402
+from workbench import evaluate, learners, streams  # noqa: E402
 from workbench.experiments import paper000 as P  # noqa: E402
 
 
@@ -162,16 +163,38 @@ def fig3_small():
     return P.fig3_grid(n_trees=2, n_examples=6000, n_params=3, backend="serial")
 
 
+def _rerun(row, X, y, info):
+    """One cell of a sweep, run here without the sweep: (prequential result, model)."""
+    cls = getattr(learners, row.learner)
+    model = cls(n_features=info.n_features, n_classes=info.n_classes,
+                nominal_features=dict(info.nominal_features), **json.loads(row.params))
+    return evaluate.prequential(model, X, y), model
+
+
 def test_fig3_grid_shape_and_sanity(fig3_small):
     df = fig3_small
     assert len(df) == 3 * 3 * 2
     assert set(df.learner) == set(P.LEARNERS)
-    assert df.groupby("learner").param.nunique().eq(3).all()
     assert df.seed.nunique() == 2 and (df.n == 6000).all()
-    assert df.accuracy.between(0.4, 1.0).all() and (df.n_leaves >= 1).all()
+    # the parameter grids: c log-spaced over 10^-2.7..10^-1, delta = exp(-L) with L log-spaced
+    grid = {"CTree": np.logspace(-2.7, -1.0, 3),
+            "HoeffdingTree": np.exp(-np.logspace(-3.5, 0.5, 3)),
+            "CorrHTree": np.exp(-np.logspace(-2.5, 2.0, 3))}
+    for lr, values in grid.items():
+        g = df[df.learner == lr]
+        np.testing.assert_allclose(np.sort(g.param.unique()), np.sort(values), rtol=1e-12)
+        assert g.groupby("param").seed.apply(lambda v: sorted(v) == [0, 1]).all()
     # H-Tree ran with the paper's settings
     h = df[df.learner == "HoeffdingTree"]
-    assert (h.criterion == "gini").all() and (h.grace_period == 100).all()
+    assert (h.criterion == "gini").all() and (h.grace_period == 100).all() and (h.tau == 0).all()
+    # every cell is the prequential run of its learner on RandCBT(seed), recomputed here
+    for seed in (0, 1):
+        X, y, info = streams.rand_cbt(n=6000, n_leaves=50, d=5, q=0.7, seed=seed,
+                                      return_info=True)
+        for row in df[df.seed == seed].itertuples():
+            res, model = _rerun(row, X, y, info)
+            assert row.accuracy == pytest.approx(res.accuracy, abs=1e-12)
+            assert (row.n_leaves, row.depth) == (model.n_leaves, model.depth)
 
 
 def test_fig3_grid_is_reproducible(fig3_small):
@@ -181,19 +204,35 @@ def test_fig3_grid_is_reproducible(fig3_small):
 
 
 def test_fig3_summaries_and_claims(fig3_small):
-    s = P.fig3_summary(fig3_small)
+    df = fig3_small
+    s = P.fig3_summary(df)
     assert len(s) == 9 and (s.n_runs == 2).all()
-    assert (s.lo <= s.accuracy).all() and (s.accuracy <= s.hi).all()
-    b = P.fig3_binned(fig3_small)
-    assert b.n_runs.sum() == len(fig3_small)
-    cmp = P.fig3_compare(fig3_small, sizes_=(1, 5, 10_000))
+    # mean and standard error over the two trees, recomputed; lo/hi = mean -/+ 1.96 SE
+    for r in s.itertuples():
+        acc = df[(df.learner == r.learner) & (df.param == r.param)].accuracy.to_numpy()
+        se = abs(acc[0] - acc[1]) / 2                 # std(ddof=1) / sqrt(2) for two values
+        assert r.accuracy == pytest.approx(acc.mean(), abs=1e-12)
+        assert r.se == pytest.approx(se, abs=1e-12)
+        assert (r.lo, r.hi) == pytest.approx((acc.mean() - 1.96 * se, acc.mean() + 1.96 * se))
+    b = P.fig3_binned(df)
+    assert b.n_runs.sum() == len(df)
+    cmp = P.fig3_compare(df, sizes_=(1, 5, 10_000))
     assert set(cmp.other) == {"HoeffdingTree", "CorrHTree"}
-    assert (cmp[cmp.leaves == 10_000].verdict == "n/a").all()
-    claims = P.fig3_claims(fig3_small)
-    assert isinstance(claims["dominates"], bool)
-    assert set(claims["best_per_learner"].learner) == set(P.LEARNERS)
-    assert "C-Tree" in P.fig3_verdict(claims, fig3_small)
-    assert len(P.plot_fig3(fig3_small).axes) == 2
+    assert (cmp[cmp.leaves == 10_000].verdict == "n/a").all()   # no tree is that large
+    claims = P.fig3_claims(df)
+    known = claims["equal_size"][claims["equal_size"].verdict != "n/a"]
+    assert claims["dominates"] is bool(len(known) and (known.verdict == "C-Tree better").all())
+    c = s[s.learner == "CTree"]
+    best = c.loc[c.accuracy.idxmax()]
+    near = c.loc[(np.log(c.leaves) - math.log(50)).abs().idxmin()]
+    assert claims["ctree_best"]["c"] == best.param and claims["ctree_best"]["leaves"] == best.leaves
+    assert claims["at_generator_size"]["c"] == near.param
+    assert claims["best_at_generator_size"] is (abs(math.log(best.leaves / 50)) <= math.log(1.5))
+    per = claims["best_per_learner"].set_index("learner")
+    for lr in P.LEARNERS:
+        assert per.loc[lr, "accuracy"] == s[s.learner == lr].accuracy.max()
+    assert "C-Tree" in P.fig3_verdict(claims, df)
+    assert len(P.plot_fig3(df).axes) == 2
 
 
 def test_rand_cbt_by_leaf_is_the_same_sample_in_leaf_blocks():
@@ -237,12 +276,23 @@ def test_fig4_small():
     assert len(df) == 2 * 3 * 2
     assert set(df.dataset) == {"electricity", "adult"}
     adult = df[df.dataset == "adult"]
-    assert np.allclose(adult.score, adult.f_measure_1)
+    assert (adult.score == adult.f_measure_1).all()
     elec = df[df.dataset == "electricity"]
-    assert np.allclose(elec.score, elec.accuracy)
-    assert df.score.between(0.2, 1.0).all()
+    assert (elec.score == elec.accuracy).all()
+    # every electricity cell is the prequential run on permutation 0, recomputed here, with
+    # the F-measure of class 1 from the confusion counts
+    X, y, info = P.permuted("electricity", seed=0, return_info=True)
+    for row in elec.itertuples():
+        res, _ = _rerun(row, X, y, info)
+        tp = int(((res.predictions == 1) & (y == 1)).sum())
+        f1 = 2 * tp / (int((res.predictions == 1).sum()) + int((y == 1).sum()))
+        assert row.accuracy == pytest.approx(res.accuracy, abs=1e-12)
+        assert row.f_measure_1 == pytest.approx(f1, abs=1e-12)
     best = P.fig4_best(df)
     assert len(best) == 6
+    for r in best.itertuples():                       # one permutation: the best single run
+        g = df[(df.dataset == r.dataset) & (df.learner == r.learner)]
+        assert r.score == g.score.max() and r.param == g.loc[g.score.idxmax(), "param"]
     cmp = P.fig4_compare(df)
     assert set(cmp.dataset) == {"electricity", "adult"}
     text = P.fig4_verdict(df)

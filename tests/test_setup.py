@@ -69,3 +69,65 @@ def test_lab_command_starts_jupyterlab_as_root_too(monkeypatch):
         cmd = calls[0]
         assert cmd[1:3] == ["lab", str(ROOT / "notebooks")]
         assert cmd[3:] == extra + ["--no-browser"]
+
+
+def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monkeypatch, capsys):
+    """`dev.py clean` deletes numba's cache (*.nbi, *.nbc) under workbench/ and NUMBA_CACHE_DIR,
+    says how many files it removed, and leaves sources and other bytecode alone."""
+    dev = _load_dev()
+    root, cache = tmp_path / "repo", tmp_path / "numba_cache"
+    stale = [root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.nbi",
+             root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc",
+             root / "workbench" / "__pycache__" / "bounds.hoeffding_nb-40.py311.nbi",
+             cache / "workbench_core_split" / "split.attempt-7.py311.nbc"]
+    kept = [root / "workbench" / "core" / "engine.py",
+            root / "workbench" / "core" / "__pycache__" / "engine.cpython-311.pyc",
+            root / "tests" / "__pycache__" / "kernel.nbi"]          # outside workbench/: kept
+    for path in stale + kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    assert dev.clean_numba_cache(root, str(cache)) == 4
+    assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)
+    assert dev.clean_numba_cache(root, str(cache)) == 0
+
+    # the command: ROOT and NUMBA_CACHE_DIR from the environment, and a count in its message
+    for path in stale[:2]:
+        path.write_bytes(b"x")
+    monkeypatch.setattr(dev, "ROOT", root)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert dev.cmd_clean([]) == 0
+    assert "removed 2 numba cache files" in capsys.readouterr().out
+    assert not any(p.exists() for p in stale[:2])
+    assert "clean" in dev.COMMANDS and "dev.py clean" in dev.__doc__
+
+
+def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
+    """`dev.py test` runs `ruff check .` first; a lint error fails the command before pytest."""
+    dev = _load_dev()
+    for step in ("ensure_venv", "ensure_graphviz", "ensure_chromium", "precompile"):
+        monkeypatch.setattr(dev, step, lambda *a, **k: None)
+    monkeypatch.chdir(ROOT)
+    for ruff_rc in (0, 1):
+        calls = []
+
+        def call(cmd, ruff_rc=ruff_rc, calls=calls, **k):
+            calls.append([Path(cmd[0]).name, *cmd[1:]])
+            return ruff_rc if Path(cmd[0]).name.startswith("ruff") else 0
+
+        monkeypatch.setattr(dev.subprocess, "call", call)
+        rc = dev.cmd_test(["-q"])
+        assert calls[0][:3] == ["ruff", "check", "."]
+        if ruff_rc:
+            assert rc == 1 and len(calls) == 1          # pytest never started
+        else:
+            assert rc == 0 and calls[-1][1:] == ["-m", "pytest", "-q"]
+            assert any(c[:3] == ["ruff", "format", "--check"] for c in calls) == dev.FORMAT_CHECK
+
+
+def test_ruff_is_configured_and_in_the_dev_extra():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "ruff" in {_name(r) for r in pyproject["project"]["optional-dependencies"]["dev"]}
+    ruff = pyproject["tool"]["ruff"]
+    assert ruff["line-length"] == 100 and ruff["target-version"] == "py311"
+    assert {"E", "F", "W", "B"} <= set(ruff["lint"]["select"])
+    assert ruff["format"]["quote-style"] == "double"

@@ -6,7 +6,6 @@ are deterministic and would fail if a generator's noise rate, class balance or m
 
 from __future__ import annotations
 
-import doctest
 import gzip
 import importlib
 import importlib.util
@@ -685,15 +684,3 @@ def test_write_arff_rejects_inconsistent_info(tmp_path):
         streams.write_arff(tmp_path / "x.arff", X + 2, y, info)
     with pytest.raises(ValueError, match="class names"):
         streams.write_arff(tmp_path / "x.arff", X, y + 10, info)
-
-
-# ------------------------------------------------------------------------------ docstring examples
-
-@pytest.mark.parametrize("module", ["workbench.streams", "workbench.streams.info", "workbench.streams.sea",
-                                    "workbench.streams.waveform", "workbench.streams.led",
-                                    "workbench.streams.random_tree", "workbench.streams.arrays",
-                                    "workbench.streams.csvio", "workbench.streams.arff",
-                                    "workbench.streams.datasets", "workbench.streams._java_random"])
-def test_docstring_examples_run(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0 and result.failed == 0

@@ -261,7 +261,8 @@ def write_arff(path, X, y, info: StreamInfo | None = None, relation: str = "stre
         if len(set(names)) != k:
             raise ValueError(f"column {j}: category names must be distinct")
         value_names[j] = [str(v) for v in names]
-    for names, what in [(v, f"column {j}'s categories") for j, v in value_names.items()] + [(class_names, "class names")]:
+    named = [(v, f"column {j}'s categories") for j, v in value_names.items()]
+    for names, what in named + [(class_names, "class names")]:
         if "?" in names or "" in names:
             raise ValueError(f"{what} include '?' or the empty string, which ARFF reads as a missing value")
     class_attr = "class"
