@@ -138,8 +138,8 @@ def test_explanations_show_the_kernels_rule():
 def _outcome(model, X, y):
     model.partial_fit(X, y)
     T = model.tree
-    d = model.n_features
-    post = np.empty((max(T.children.shape[1], 2), model.n_classes))
+    d = model.n_features_in_
+    post = np.empty((max(T.children.shape[1], 2), model.n_classes_))
     return sp.explain_split(T, model._config, model.root, np.empty(d), np.empty(d), post)[0]
 
 

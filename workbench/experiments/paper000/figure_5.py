@@ -69,8 +69,8 @@ def fig5(datasets=("electricity", "adult"), budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.
         else:
             c_ds = float(c[name] if isinstance(c, dict) else c)
 
-        def model():
-            return learners.CTree(X.shape[1], c=c_ds, nominal_features=info.nominal_features)
+        def model(d=X.shape[1], c_ds=c_ds, nominal=info.nominal_features):
+            return learners.CTree(d, c=c_ds, nominal_features=nominal)
 
         m = model()
         res = evaluate.prequential(m, X, y, drift_detection=True, keep_predictions=False)
