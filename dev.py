@@ -16,6 +16,7 @@ into numba's cache (``python -m workbench.precompile``: about 40 s the first tim
 afterwards) so that no notebook cell waits for the compiler.  ``test`` runs ``ruff check .``
 (configured in ``pyproject.toml``) before pytest and stops on lint errors.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -31,9 +32,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 
-# `dev.py test` also runs `ruff format --check .` when this is True.  False until the code base
-# has been reformatted once with `ruff format` (a single mechanical commit); then flip it.
-FORMAT_CHECK = False
+# `dev.py test` also runs `ruff format --check .` (the code base was formatted once with
+# `ruff format`, in one mechanical commit, and stays so)
+FORMAT_CHECK = True
 
 # numba's cache files: an index per function (.nbi) and the compiled code (.nbc)
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
@@ -61,10 +62,15 @@ def apt_install(packages: list[str]) -> bool:
         return False
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     try:
-        subprocess.run(prefix + ["apt-get", "update", "-qq"], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
-        subprocess.run(prefix + ["apt-get", "install", "-y", "-qq", *packages], check=True,
-                       env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            prefix + ["apt-get", "update", "-qq"], check=True, env=env, stdout=subprocess.DEVNULL
+        )
+        subprocess.run(
+            prefix + ["apt-get", "install", "-y", "-qq", *packages],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
         return True
     except (subprocess.CalledProcessError, OSError):
         return False
@@ -90,8 +96,10 @@ def ensure_graphviz() -> None:
             return
         except (subprocess.CalledProcessError, OSError):
             pass
-    say("Graphviz 'dot' not found: trees still draw in JupyterLab; for SVG/PNG/PDF export "
-        "install it (apt-get install graphviz, brew install graphviz or conda install graphviz).")
+    say(
+        "Graphviz 'dot' not found: trees still draw in JupyterLab; for SVG/PNG/PDF export "
+        "install it (apt-get install graphviz, brew install graphviz or conda install graphviz)."
+    )
 
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -112,18 +120,25 @@ def ensure_chromium() -> str | None:
     path = provide(find_chromium, ["chromium"], "Chromium (for the browser test)")
     if path:
         return path
-    say("Chromium not found and not installable here: the browser test will be skipped "
-        "(install it with apt-get install chromium).")
+    say(
+        "Chromium not found and not installable here: the browser test will be skipped "
+        "(install it with apt-get install chromium)."
+    )
     return None
 
 
 def ensure_java() -> None:
     """CapyMOA runs MOA in a JVM: the benchmarks need Java 17 or newer on the PATH."""
-    if provide(lambda: shutil.which("java"), ["openjdk-17-jre-headless"],
-               "Java 17 (CapyMOA runs MOA in it)"):
+    if provide(
+        lambda: shutil.which("java"),
+        ["openjdk-17-jre-headless"],
+        "Java 17 (CapyMOA runs MOA in it)",
+    ):
         return
-    say("Java not found and not installable here: the MOA columns of the benchmarks need Java 17 "
-        "or newer on the PATH (apt-get install openjdk-17-jre-headless, or any JDK 17+).")
+    say(
+        "Java not found and not installable here: the MOA columns of the benchmarks need Java 17 "
+        "or newer on the PATH (apt-get install openjdk-17-jre-headless, or any JDK 17+)."
+    )
 
 
 def ensure_venv(extras: str) -> None:
@@ -167,8 +182,10 @@ def lint() -> int:
         say(" ".join(str(c) for c in cmd))
         rc = subprocess.call([str(c) for c in cmd], cwd=ROOT)
         if rc:
-            say(f"lint failed: `{' '.join(str(c) for c in cmd[1:])}` reported the problems above "
-                f"(`{ruff} check --fix .` fixes some of them); the tests were not run.")
+            say(
+                f"lint failed: `{' '.join(str(c) for c in cmd[1:])}` reported the problems above "
+                f"(`{ruff} check --fix .` fixes some of them); the tests were not run."
+            )
             return rc
     return 0
 
@@ -192,8 +209,10 @@ def cmd_clean(args: list[str]) -> int:
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
     n = clean_numba_cache(ROOT, cache_dir)
     where = "workbench/" + (f" and NUMBA_CACHE_DIR={cache_dir}" if cache_dir else "")
-    say(f"removed {n} numba cache file{'s' if n != 1 else ''} under {where}; "
-        "kernels recompile on next use (or run `python3 dev.py test` / `lab` to precompile)")
+    say(
+        f"removed {n} numba cache file{'s' if n != 1 else ''} under {where}; "
+        "kernels recompile on next use (or run `python3 dev.py test` / `lab` to precompile)"
+    )
     return 0
 
 
@@ -215,8 +234,10 @@ def cmd_bench(args: list[str]) -> int:
     ensure_java()
     os.chdir(ROOT)
     # bench_hoeffding last: its list of targets reads the start-up and memory results just written
-    scripts = args or sorted((str(p) for p in (ROOT / "benchmarks").glob("bench_*.py")),
-                             key=lambda p: (p.endswith("bench_hoeffding.py"), p))
+    scripts = args or sorted(
+        (str(p) for p in (ROOT / "benchmarks").glob("bench_*.py")),
+        key=lambda p: (p.endswith("bench_hoeffding.py"), p),
+    )
     rc = 0
     for script in scripts:
         rc |= subprocess.call([str(PY), script])

@@ -53,6 +53,7 @@ def ensure_repo_on_path() -> None:
 # The machine and the software
 # --------------------------------------------------------------------------------------------
 
+
 def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -127,11 +128,21 @@ def machine_info(with_java: bool = True) -> dict:
         "loadavg_start": loadavg(),
     }
     try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=30)
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "workbench"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
-        info["git"] = out.stdout.strip() + (" (workbench/ has uncommitted changes)" if dirty else "")
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "workbench"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
+        info["git"] = out.stdout.strip() + (
+            " (workbench/ has uncommitted changes)" if dirty else ""
+        )
     except (OSError, subprocess.TimeoutExpired):
         info["git"] = None
     if with_java:
@@ -160,13 +171,16 @@ def machine_lines(info: dict) -> list[str]:
 # Writing results
 # --------------------------------------------------------------------------------------------
 
+
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(out)
 
 
-def write_results(stem: str, markdown: str, data: dict, directory: Path = RESULTS) -> tuple[Path, Path]:
+def write_results(
+    stem: str, markdown: str, data: dict, directory: Path = RESULTS
+) -> tuple[Path, Path]:
     """Write ``<stem>.md`` and ``<stem>.json`` under ``directory``; return both paths."""
     directory.mkdir(parents=True, exist_ok=True)
     md_path, json_path = directory / f"{stem}.md", directory / f"{stem}.json"
@@ -208,6 +222,7 @@ def fmt_ratio(x: float | None) -> str:
 # ARFF: the identical stream for MOA
 # --------------------------------------------------------------------------------------------
 
+
 def write_arff(path: Path, X: np.ndarray, y: np.ndarray, info) -> str:
     """Write ``(X, y)`` as ARFF; return which writer was used.
 
@@ -216,6 +231,7 @@ def write_arff(path: Path, X: np.ndarray, y: np.ndarray, info) -> str:
     """
     try:
         from workbench import streams
+
         writer = getattr(streams, "write_arff", None)
     except ImportError:
         writer = None
@@ -254,7 +270,9 @@ def _fallback_write_arff(path: Path, X: np.ndarray, y: np.ndarray, info) -> None
     for j in range(d):
         col = X[:, j]
         if j in nominal:
-            txt = np.where(np.isnan(col), "?", np.char.mod("%d", np.nan_to_num(col).astype(np.int64)))
+            txt = np.where(
+                np.isnan(col), "?", np.char.mod("%d", np.nan_to_num(col).astype(np.int64))
+            )
         else:
             txt = np.where(np.isnan(col), "?", np.char.mod("%.17g", col))
         cols.append(txt.astype(object))
@@ -277,6 +295,7 @@ def _arff_name(name: str) -> str:
 # --------------------------------------------------------------------------------------------
 # MOA
 # --------------------------------------------------------------------------------------------
+
 
 def moa_jar() -> Path | None:
     """The moa.jar that CapyMOA bundles (or ``$CAPYMOA_MOA_JAR``), found without starting a JVM."""
@@ -317,10 +336,12 @@ def moa_hoeffding_cli(grace_period=200, delta=1e-7, tau=0.05, n_split_points=10)
     raised the same way, so that neither deactivates leaves on a long stream (at the benchmark's
     default sizes no cap is reached anyway: MOA and River check every million instances).
     """
-    return (f"trees.HoeffdingTree -g {grace_period} -c {delta!r} -t {tau!r} "
-            f"-s InfoGainSplitCriterion -l NBAdaptive -q 0 "
-            f"-n (GaussianNumericAttributeClassObserver -n {n_split_points}) "
-            f"-d NominalAttributeClassObserver -m 2147483647")
+    return (
+        f"trees.HoeffdingTree -g {grace_period} -c {delta!r} -t {tau!r} "
+        f"-s InfoGainSplitCriterion -l NBAdaptive -q 0 "
+        f"-n (GaussianNumericAttributeClassObserver -n {n_split_points}) "
+        f"-d NominalAttributeClassObserver -m 2147483647"
+    )
 
 
 class MoaRunner:
@@ -335,10 +356,15 @@ class MoaRunner:
 
         self.jpype = jpype
         from java.lang import System  # type: ignore[import-not-found]
-        self._System = System
-        self.java_version = f"{System.getProperty('java.version')} ({System.getProperty('java.vm.name')})"
 
-    def load_arff(self, path: Path, X: np.ndarray, y: np.ndarray, n_check: int = 2000, seed: int = 0):
+        self._System = System
+        self.java_version = (
+            f"{System.getProperty('java.version')} ({System.getProperty('java.vm.name')})"
+        )
+
+    def load_arff(
+        self, path: Path, X: np.ndarray, y: np.ndarray, n_check: int = 2000, seed: int = 0
+    ):
         """Read the whole ARFF file into Java memory; check it against ``(X, y)``; return instances."""
         from java.io import BufferedReader, FileReader  # type: ignore[import-not-found]
         from weka.core import Instances as WekaInstances  # type: ignore[import-not-found]
@@ -355,8 +381,10 @@ class MoaRunner:
         del weka
         n, d = X.shape
         if inst.numInstances() != n or inst.numAttributes() != d + 1:
-            raise RuntimeError(f"ARFF read back by MOA has {inst.numInstances()} rows and "
-                               f"{inst.numAttributes()} attributes, expected {n} and {d + 1}")
+            raise RuntimeError(
+                f"ARFF read back by MOA has {inst.numInstances()} rows and "
+                f"{inst.numAttributes()} attributes, expected {n} and {d + 1}"
+            )
         rng = np.random.default_rng(seed)
         rows = np.unique(np.concatenate([[0, n - 1], rng.integers(0, n, size=min(n_check, n))]))
         for i in rows:
@@ -365,15 +393,19 @@ class MoaRunner:
             want = X[i]
             same = (got == want) | (np.isnan(want) & np.isnan(got))
             if not same.all() or int(row.classValue()) != int(y[i]):
-                raise RuntimeError(f"row {i}: MOA read {got.tolist()} / {row.classValue()} but the "
-                                   f"stream holds {want.tolist()} / {y[i]}")
+                raise RuntimeError(
+                    f"row {i}: MOA read {got.tolist()} / {row.classValue()} but the "
+                    f"stream holds {want.tolist()} / {y[i]}"
+                )
         return inst
 
     def prequential(self, instances, learner_cli: str) -> dict:
         """Fresh learner, test-then-train over all instances inside one Java call, timed around it."""
         from moa.classifiers import Classifier  # type: ignore[import-not-found]
         from moa.evaluation import (  # type: ignore[import-not-found]
-            BasicClassificationPerformanceEvaluator, EfficientEvaluationLoops)
+            BasicClassificationPerformanceEvaluator,
+            EfficientEvaluationLoops,
+        )
         from moa.options import ClassOption  # type: ignore[import-not-found]
         from moa.streams import CachedInstancesStream  # type: ignore[import-not-found]
 
@@ -386,12 +418,17 @@ class MoaRunner:
         # JPype runs the Java method on this OS thread, so thread_time() is its CPU time (the
         # JVM's JIT-compiler and garbage-collector threads are not in it; they are in the wall time).
         c0, t0 = time.thread_time(), time.perf_counter()
-        EfficientEvaluationLoops.PrequentialEvaluation(stream, learner, evaluator, None, -1, 1000,
-                                                        False, False)
+        EfficientEvaluationLoops.PrequentialEvaluation(
+            stream, learner, evaluator, None, -1, 1000, False, False
+        )
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
         n_seen = int(evaluator.getTotalWeightObserved())
-        out = {"seconds": seconds, "cpu_seconds": cpu, "accuracy": float(evaluator.getFractionCorrectlyClassified()),
-               "n": n_seen}
+        out = {
+            "seconds": seconds,
+            "cpu_seconds": cpu,
+            "accuracy": float(evaluator.getFractionCorrectlyClassified()),
+            "n": n_seen,
+        }
         out.update(self._tree_size(learner))
         return out
 
@@ -399,19 +436,24 @@ class MoaRunner:
         # getModelMeasurements() also asks for the model's byte size, which prints a complaint
         # about a missing -javaagent on System.err: silence Java's stderr for that call.
         from java.io import ByteArrayOutputStream, PrintStream  # type: ignore[import-not-found]
+
         err = self._System.err
         self._System.setErr(PrintStream(ByteArrayOutputStream()))
         try:
             values = {str(m.getName()): float(m.getValue()) for m in learner.getModelMeasurements()}
         finally:
             self._System.setErr(err)
-        return {"n_leaves": int(values.get("tree size (leaves)", -1)),
-                "depth": int(values.get("tree depth", -1))}
+        return {
+            "n_leaves": int(values.get("tree size (leaves)", -1)),
+            "depth": int(values.get("tree depth", -1)),
+        }
 
 
 def moa_cli_command(arff: Path, learner_cli: str, n: int, dump: Path, jar: Path) -> list[str]:
-    task = (f"EvaluatePrequential -l ({learner_cli}) -s (ArffFileStream -f {arff} -c -1) "
-            f"-e BasicClassificationPerformanceEvaluator -i {n} -f {n} -d {dump}")
+    task = (
+        f"EvaluatePrequential -l ({learner_cli}) -s (ArffFileStream -f {arff} -c -1) "
+        f"-e BasicClassificationPerformanceEvaluator -i {n} -f {n} -d {dump}"
+    )
     return ["java", "-Xss10M", "-cp", str(jar), "moa.DoTask", task]
 
 
@@ -446,7 +488,9 @@ def moa_cli_prequential(arff: Path, learner_cli: str, n: int, jar: Path, tag: st
 README = BENCH_DIR / "README.md"
 
 
-def update_readme_block(name: str, markdown: str, readme: Path = README, demote: bool = True) -> bool:
+def update_readme_block(
+    name: str, markdown: str, readme: Path = README, demote: bool = True
+) -> bool:
     """Replace the text between ``<!-- name:begin -->`` and ``<!-- name:end -->`` in the README.
 
     Headings of the result file are dropped three levels so they sit under the README's own
@@ -460,8 +504,10 @@ def update_readme_block(name: str, markdown: str, readme: Path = README, demote:
         return False
     if begin not in text or end not in text:
         return False
-    body = "\n".join(("###" + line) if demote and line.startswith("#") else line
-                     for line in markdown.strip().splitlines())
+    body = "\n".join(
+        ("###" + line) if demote and line.startswith("#") else line
+        for line in markdown.strip().splitlines()
+    )
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     readme.write_text(f"{head}{begin}\n{body}\n{end}{tail}")

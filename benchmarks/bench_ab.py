@@ -10,6 +10,7 @@ over rounds of each, their ratio, and the ratio of the round-by-round pairs.  CP
 timed thread is what is compared (wall time is printed too).  Results go to
 ``benchmarks/results/ab.md``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,12 @@ CHILD = textwrap.dedent("""
 
 
 def run(checkout: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(STREAMS)],
-                          capture_output=True, text=True, cwd=checkout)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(STREAMS)],
+        capture_output=True,
+        text=True,
+        cwd=checkout,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"the run in {checkout} failed:\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -78,28 +83,58 @@ def main(argv=None) -> int:
     for r in range(args.rounds):
         b, a = run(args.before.resolve()), run(args.after.resolve())
         rounds.append({"before": b, "after": a})
-        print(f"round {r + 1}: " + ", ".join(
-            f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in STREAMS), flush=True)
+        print(
+            f"round {r + 1}: "
+            + ", ".join(f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in STREAMS),
+            flush=True,
+        )
     rows, data = [], {}
     for s in STREAMS:
         bc = [x["before"][s]["cpu"] for x in rounds]
         ac = [x["after"][s]["cpu"] for x in rounds]
         pair = [x["after"][s]["cpu"] / x["before"][s]["cpu"] for x in rounds]
-        same = all(x["before"][s]["accuracy"] == x["after"][s]["accuracy"] and
-                   x["before"][s]["leaves"] == x["after"][s]["leaves"] for x in rounds)
+        same = all(
+            x["before"][s]["accuracy"] == x["after"][s]["accuracy"]
+            and x["before"][s]["leaves"] == x["after"][s]["leaves"]
+            for x in rounds
+        )
         n = rounds[0]["before"][s]["n"]
         data[s] = {"before_cpu": bc, "after_cpu": ac, "pair_ratios": pair, "same_result": same}
-        rows.append([s, f"{n:,}", f"{n / statistics.median(bc) / 1e6:.2f} M/s",
-                     f"{n / statistics.median(ac) / 1e6:.2f} M/s",
-                     f"{statistics.median(ac) / statistics.median(bc):.3f}",
-                     f"{min(pair):.3f}-{max(pair):.3f}", "yes" if same else "NO"])
-    md = "\n".join([
-        "# Engine before and after (`bench_ab.py`)", "",
-        f"Before: `{args.before}`; after: `{args.after}`; {args.rounds} rounds, each timing "
-        "before then after (best of 3 CPU times per run); inst/s from the medians.", "",
-        markdown_table(["stream", "n", "before", "after", "after/before CPU (medians)",
-                        "round-by-round range", "same accuracy and leaves"], rows), "",
-        f"- Measured: {started} to {utc_now()}", *machine_lines(info)])
+        rows.append(
+            [
+                s,
+                f"{n:,}",
+                f"{n / statistics.median(bc) / 1e6:.2f} M/s",
+                f"{n / statistics.median(ac) / 1e6:.2f} M/s",
+                f"{statistics.median(ac) / statistics.median(bc):.3f}",
+                f"{min(pair):.3f}-{max(pair):.3f}",
+                "yes" if same else "NO",
+            ]
+        )
+    md = "\n".join(
+        [
+            "# Engine before and after (`bench_ab.py`)",
+            "",
+            f"Before: `{args.before}`; after: `{args.after}`; {args.rounds} rounds, each timing "
+            "before then after (best of 3 CPU times per run); inst/s from the medians.",
+            "",
+            markdown_table(
+                [
+                    "stream",
+                    "n",
+                    "before",
+                    "after",
+                    "after/before CPU (medians)",
+                    "round-by-round range",
+                    "same accuracy and leaves",
+                ],
+                rows,
+            ),
+            "",
+            f"- Measured: {started} to {utc_now()}",
+            *machine_lines(info),
+        ]
+    )
     write_results("ab", md, {"rounds": rounds, "summary": data})
     print(md)
     return 0

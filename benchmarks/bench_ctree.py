@@ -27,6 +27,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_ctree.py             # writes benchmarks/results/ctree.md
     .venv/bin/python benchmarks/bench_ctree.py --quick     # short streams, a smoke test
 """
+
 from __future__ import annotations
 
 import argparse
@@ -84,10 +85,18 @@ def measure(kind: str, X, y, info, c: float, repeat: int) -> dict:
         wall.append(time.perf_counter() - w0)
         acc, leaves = res.accuracy, model.n_leaves
     n = X.shape[0]
-    return {"learner": kind, "c": c if kind == "CTree" else (1.0 if kind == "CTree c=1" else None),
-            "n": n, "cpu_best": min(cpu), "wall_best": min(wall),
-            "cpu_median": sorted(cpu)[len(cpu) // 2], "accuracy": acc, "leaves": leaves,
-            "rate_cpu": n / min(cpu), "rate_wall": n / min(wall)}
+    return {
+        "learner": kind,
+        "c": c if kind == "CTree" else (1.0 if kind == "CTree c=1" else None),
+        "n": n,
+        "cpu_best": min(cpu),
+        "wall_best": min(wall),
+        "cpu_median": sorted(cpu)[len(cpu) // 2],
+        "accuracy": acc,
+        "leaves": leaves,
+        "rate_cpu": n / min(cpu),
+        "rate_wall": n / min(wall),
+    }
 
 
 def main(argv=None) -> int:
@@ -104,9 +113,12 @@ def main(argv=None) -> int:
             r = measure(kind, X, y, info, c, args.repeat)
             r["stream"] = name
             rows.append(r)
-            print(f"{name:12s} {kind:14s} n={r['n']:>7,} cpu {r['cpu_best']:.3f}s "
-                  f"wall {r['wall_best']:.3f}s  {r['rate_cpu'] / 1e6:.2f} M/s  "
-                  f"acc {r['accuracy']:.4f}  leaves {r['leaves']}", flush=True)
+            print(
+                f"{name:12s} {kind:14s} n={r['n']:>7,} cpu {r['cpu_best']:.3f}s "
+                f"wall {r['wall_best']:.3f}s  {r['rate_cpu'] / 1e6:.2f} M/s  "
+                f"acc {r['accuracy']:.4f}  leaves {r['leaves']}",
+                flush=True,
+            )
     info_m["loadavg_end"] = C.loadavg()
 
     table, worst = [], 0.0
@@ -118,11 +130,20 @@ def main(argv=None) -> int:
             if r["learner"] != "HoeffdingTree":
                 worst = max(worst, ratio_cpu)
             label = r["learner"] if r["learner"] != "CTree" else f"CTree c={r['c']:g}"
-            table.append([name, label, f"{r['n']:,}", f"{r['leaves']:,}",
-                          f"{r['accuracy']:.4f}", f"{r['cpu_best']:.3f}", f"{r['wall_best']:.3f}",
-                          f"{r['rate_cpu'] / 1e6:.2f}",
-                          "1" if r["learner"] == "HoeffdingTree" else f"{ratio_cpu:.2f}",
-                          "1" if r["learner"] == "HoeffdingTree" else f"{ratio_wall:.2f}"])
+            table.append(
+                [
+                    name,
+                    label,
+                    f"{r['n']:,}",
+                    f"{r['leaves']:,}",
+                    f"{r['accuracy']:.4f}",
+                    f"{r['cpu_best']:.3f}",
+                    f"{r['wall_best']:.3f}",
+                    f"{r['rate_cpu'] / 1e6:.2f}",
+                    "1" if r["learner"] == "HoeffdingTree" else f"{ratio_cpu:.2f}",
+                    "1" if r["learner"] == "HoeffdingTree" else f"{ratio_wall:.2f}",
+                ]
+            )
     verdict = "met" if worst <= 2.0 else "NOT met"
     md = [
         "# C-Tree throughput against HoeffdingTree",
@@ -138,8 +159,21 @@ def main(argv=None) -> int:
         "of the calling thread, wall = `time.perf_counter`. Ratio = C-Tree seconds / "
         "HoeffdingTree seconds on the same stream.",
         "",
-        C.markdown_table(["stream", "learner", "n", "leaves", "accuracy", "CPU s (best)",
-                          "wall s (best)", "M inst/s (CPU)", "ratio CPU", "ratio wall"], table),
+        C.markdown_table(
+            [
+                "stream",
+                "learner",
+                "n",
+                "leaves",
+                "accuracy",
+                "CPU s (best)",
+                "wall s (best)",
+                "M inst/s (CPU)",
+                "ratio CPU",
+                "ratio wall",
+            ],
+            table,
+        ),
         "",
         f"Target (C-Tree within 2x of HoeffdingTree on the same stream): **{verdict}**; the "
         f"largest CPU-time ratio is {worst:.2f}.",

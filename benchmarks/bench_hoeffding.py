@@ -55,7 +55,12 @@ import _common as C  # noqa: E402
 C.ensure_repo_on_path()
 
 STREAMS = ("sea", "random_tree", "waveform", "electricity")
-LABELS = {"sea": "SEA", "random_tree": "RandomTree", "waveform": "Waveform-21", "electricity": "Electricity"}
+LABELS = {
+    "sea": "SEA",
+    "random_tree": "RandomTree",
+    "waveform": "Waveform-21",
+    "electricity": "Electricity",
+}
 FULL_N = {"sea": 200_000, "random_tree": 200_000, "waveform": 100_000, "electricity": None}
 QUICK_N = {"sea": 20_000, "random_tree": 20_000, "waveform": 10_000, "electricity": None}
 LEARNERS = ("ours", "river", "moa")
@@ -74,6 +79,7 @@ TARGET_MEMORY_MB = 50.0
 # --------------------------------------------------------------------------------------------
 # Streams
 # --------------------------------------------------------------------------------------------
+
 
 def load_stream(name: str, n: int | None, seed: int):
     """The arrays every learner sees, from ``workbench.streams``."""
@@ -109,16 +115,27 @@ def nominal_of(info) -> dict[int, int]:
 # The three learners
 # --------------------------------------------------------------------------------------------
 
+
 def prepare_ours(X, y, info):
     """Compile (or load the cache) on the first rows; returns (one timed run, extra fields)."""
     from workbench import evaluate, learners
 
     d, k, nominal = X.shape[1], n_classes_of(info, y), nominal_of(info)
 
-    kwargs = dict(n_features=d, n_classes=k, grace_period=PARAMS["grace_period"], delta=PARAMS["delta"],
-                  tau=PARAMS["tau"], criterion="info_gain", leaf_prediction="nba", nominal_features=nominal)
+    kwargs = dict(
+        n_features=d,
+        n_classes=k,
+        grace_period=PARAMS["grace_period"],
+        delta=PARAMS["delta"],
+        tau=PARAMS["tau"],
+        criterion="info_gain",
+        leaf_prediction="nba",
+        nominal_features=nominal,
+    )
     # spelt out when the constructor has them (they are the defaults of the public API)
-    optional = dict(n_split_points=PARAMS["n_split_points"], min_branch_fraction=0.01, nb_threshold=0)
+    optional = dict(
+        n_split_points=PARAMS["n_split_points"], min_branch_fraction=0.01, nb_threshold=0
+    )
     accepted = inspect.signature(learners.HoeffdingTree).parameters
     kwargs.update({key: v for key, v in optional.items() if key in accepted})
 
@@ -136,11 +153,15 @@ def prepare_ours(X, y, info):
         c0, t0 = time.thread_time(), time.perf_counter()
         res = evaluate.prequential(model, X, y)
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        return {"seconds": seconds, "cpu_seconds": cpu,
-                "reported_seconds": float(getattr(res, "seconds", float("nan"))),
-                "accuracy": float(res.accuracy), "n_leaves": int(model.n_leaves),
-                "n_active_leaves": int(getattr(model, "n_active_leaves", -1)),
-                "depth": int(model.depth)}
+        return {
+            "seconds": seconds,
+            "cpu_seconds": cpu,
+            "reported_seconds": float(getattr(res, "seconds", float("nan"))),
+            "accuracy": float(res.accuracy),
+            "n_leaves": int(model.n_leaves),
+            "n_active_leaves": int(getattr(model, "n_active_leaves", -1)),
+            "depth": int(model.depth),
+        }
 
     params = {key: v for key, v in kwargs.items() if key not in ("n_features", "n_classes")}
     return one, {"warmup_seconds": warmup, "warmup_rows": m, "constructor": params}
@@ -151,7 +172,9 @@ def river_rows(X, info) -> list[dict]:
     nominal = nominal_of(info)
     cols = []
     for j in range(X.shape[1]):
-        if j in nominal:  # codes as int; a missing value (NaN) is left out of the dict, as River expects
+        if (
+            j in nominal
+        ):  # codes as int; a missing value (NaN) is left out of the dict, as River expects
             cols.append([None if np.isnan(v) else int(v) for v in X[:, j]])
         else:
             cols.append([None if np.isnan(v) else float(v) for v in X[:, j]])
@@ -171,15 +194,24 @@ def run_river(X, y, info, repeat: int) -> dict:
 
     def fresh():
         return tree.HoeffdingTreeClassifier(
-            grace_period=PARAMS["grace_period"], delta=PARAMS["delta"], tau=PARAMS["tau"],
-            split_criterion="info_gain", leaf_prediction="nba", nb_threshold=0,
+            grace_period=PARAMS["grace_period"],
+            delta=PARAMS["delta"],
+            tau=PARAMS["tau"],
+            split_criterion="info_gain",
+            leaf_prediction="nba",
+            nb_threshold=0,
             nominal_attributes=[names[j] for j in sorted(nominal)] or None,
             splitter=tree.splitter.GaussianSplitter(n_splits=PARAMS["n_split_points"]),
-            binary_split=False, min_branch_fraction=0.01,
+            binary_split=False,
+            min_branch_fraction=0.01,
             # MOA has no "majority share" rule (it only skips pure leaves); 1.0 switches it off.
             max_share_to_split=1.0,
             # our tree has no memory management and MOA's cap is raised: no cap here either.
-            max_size=1e9, stop_mem_management=False, remove_poor_attrs=False, merit_preprune=True)
+            max_size=1e9,
+            stop_mem_management=False,
+            remove_poor_attrs=False,
+            merit_preprune=True,
+        )
 
     runs = []
     for _ in range(repeat):
@@ -192,8 +224,15 @@ def run_river(X, y, info, repeat: int) -> dict:
                 correct += 1
             model.learn_one(x, t)
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        runs.append({"seconds": seconds, "cpu_seconds": cpu, "accuracy": correct / len(labels),
-                     "n_leaves": int(model.n_leaves), "depth": int(model.height)})
+        runs.append(
+            {
+                "seconds": seconds,
+                "cpu_seconds": cpu,
+                "accuracy": correct / len(labels),
+                "n_leaves": int(model.n_leaves),
+                "depth": int(model.height),
+            }
+        )
     return _summarise(runs, len(y))
 
 
@@ -215,15 +254,22 @@ def prepare_moa(runner, X, y, info, tag: str, warmup_instances: int = 1_000_000)
         gc.collect()
         return runner.prequential(instances, cli)
 
-    extra = {"cold_seconds": cold["seconds"], "warmup_passes": warmup, "learner_cli": cli,
-             "arff": str(arff), "arff_writer": writer}
+    extra = {
+        "cold_seconds": cold["seconds"],
+        "warmup_passes": warmup,
+        "learner_cli": cli,
+        "arff": str(arff),
+        "arff_writer": writer,
+    }
     return one, extra
 
 
 def moa_cli_check(extra: dict, n: int, tag: str) -> None:
     """MOA's own command line on the same ARFF file (cross-checks the accuracy)."""
     try:
-        extra["cli"] = C.moa_cli_prequential(Path(extra["arff"]), extra["learner_cli"], n, C.moa_jar(), tag)
+        extra["cli"] = C.moa_cli_prequential(
+            Path(extra["arff"]), extra["learner_cli"], n, C.moa_jar(), tag
+        )
     except Exception as exc:  # the in-process figure stands; say what went wrong
         extra["cli"] = {"error": f"{type(exc).__name__}: {exc}"}
 
@@ -234,7 +280,7 @@ def run_interleaved(prepared: dict, repeat: int) -> dict:
     runs = {name: [] for name in prepared}
     names = list(prepared)
     for r in range(repeat):
-        for name in (names if r % 2 == 0 else names[::-1]):
+        for name in names if r % 2 == 0 else names[::-1]:
             runs[name].append(prepared[name][0]())
     return runs
 
@@ -243,11 +289,19 @@ def _summarise(runs: list[dict], n: int, extra: dict | None = None) -> dict:
     best = min(runs, key=lambda r: r["seconds"])
     secs = sorted(r["seconds"] for r in runs)
     best_cpu = min(r["cpu_seconds"] for r in runs)
-    out = {"n": n, "accuracy": best["accuracy"], "seconds": best["seconds"],
-           "seconds_all": [r["seconds"] for r in runs], "seconds_median": secs[len(secs) // 2],
-           "inst_per_s": n / best["seconds"], "cpu_seconds": best_cpu, "inst_per_cpu_s": n / best_cpu,
-           "n_leaves": best.get("n_leaves"),
-           "depth": best.get("depth"), "runs": runs}
+    out = {
+        "n": n,
+        "accuracy": best["accuracy"],
+        "seconds": best["seconds"],
+        "seconds_all": [r["seconds"] for r in runs],
+        "seconds_median": secs[len(secs) // 2],
+        "inst_per_s": n / best["seconds"],
+        "cpu_seconds": best_cpu,
+        "inst_per_cpu_s": n / best_cpu,
+        "n_leaves": best.get("n_leaves"),
+        "depth": best.get("depth"),
+        "runs": runs,
+    }
     if len({round(r["accuracy"], 12) for r in runs}) > 1:
         out["warning"] = "accuracy differs between repeated runs on the same stream"
     if extra:
@@ -258,6 +312,7 @@ def _summarise(runs: list[dict], n: int, extra: dict | None = None) -> dict:
 # --------------------------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------------------------
+
 
 def _get(res: dict, stream: str, learner: str, key: str):
     r = res.get(stream, {}).get(learner)
@@ -270,15 +325,24 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     rows, size_rows, cpu_rows, misses, checks = [], [], [], [], []
     for s in results:
         cps = {lrn: _get(results, s, lrn, "inst_per_cpu_s") for lrn in LEARNERS}
-        cpu_rows.append([LABELS[s]] + [C.fmt_rate(cps[lrn]) for lrn in LEARNERS] + [
-            C.fmt_ratio(cps["ours"] / cps["moa"]) if cps["ours"] and cps["moa"] else "—",
-            C.fmt_ratio(cps["ours"] / cps["river"]) if cps["ours"] and cps["river"] else "—"])
+        cpu_rows.append(
+            [LABELS[s]]
+            + [C.fmt_rate(cps[lrn]) for lrn in LEARNERS]
+            + [
+                C.fmt_ratio(cps["ours"] / cps["moa"]) if cps["ours"] and cps["moa"] else "—",
+                C.fmt_ratio(cps["ours"] / cps["river"]) if cps["ours"] and cps["river"] else "—",
+            ]
+        )
         acc = {lrn: _get(results, s, lrn, "accuracy") for lrn in LEARNERS}
         ips = {lrn: _get(results, s, lrn, "inst_per_s") for lrn in LEARNERS}
         n = next((results[s][lrn]["n"] for lrn in LEARNERS if _get(results, s, lrn, "n")), None)
         vs_moa = ips["ours"] / ips["moa"] if ips["ours"] and ips["moa"] else None
         vs_river = ips["ours"] / ips["river"] if ips["ours"] and ips["river"] else None
-        dpp = abs(acc["ours"] - acc["moa"]) * 100 if acc["ours"] is not None and acc["moa"] is not None else None
+        dpp = (
+            abs(acc["ours"] - acc["moa"]) * 100
+            if acc["ours"] is not None and acc["moa"] is not None
+            else None
+        )
 
         def mark(ok, text):
             return text if ok is None or ok else f"**{text} MISS**"
@@ -286,38 +350,85 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         ok_moa = None if vs_moa is None else vs_moa >= TARGET_VS_MOA
         ok_river = None if vs_river is None else vs_river >= TARGET_VS_RIVER
         ok_acc = None if dpp is None else dpp <= TARGET_ACC_PP
-        for ok, what in ((ok_acc, f"accuracy within {TARGET_ACC_PP:g} pp of MOA"),
-                         (ok_moa, f"throughput >= {TARGET_VS_MOA:g}x MOA"),
-                         (ok_river, f"throughput >= {TARGET_VS_RIVER:g}x River")):
+        for ok, what in (
+            (ok_acc, f"accuracy within {TARGET_ACC_PP:g} pp of MOA"),
+            (ok_moa, f"throughput >= {TARGET_VS_MOA:g}x MOA"),
+            (ok_river, f"throughput >= {TARGET_VS_RIVER:g}x River"),
+        ):
             checks.append((f"{LABELS[s]}: {what}", ok))
-        rows.append([LABELS[s], f"{n:,}" if n else "—",
-                     C.fmt_pct(acc["ours"]), C.fmt_pct(acc["river"]), C.fmt_pct(acc["moa"]),
-                     C.fmt_rate(ips["ours"]), C.fmt_rate(ips["river"]), C.fmt_rate(ips["moa"]),
-                     mark(ok_moa, C.fmt_ratio(vs_moa)), mark(ok_river, C.fmt_ratio(vs_river)),
-                     mark(ok_acc, "—" if dpp is None else f"{dpp:.2f}")])
-        size_rows.append([LABELS[s]] + [
-            "—" if _get(results, s, lrn, "n_leaves") is None
-            else f"{_get(results, s, lrn, 'n_leaves')} / {_get(results, s, lrn, 'depth')}" for lrn in LEARNERS])
+        rows.append(
+            [
+                LABELS[s],
+                f"{n:,}" if n else "—",
+                C.fmt_pct(acc["ours"]),
+                C.fmt_pct(acc["river"]),
+                C.fmt_pct(acc["moa"]),
+                C.fmt_rate(ips["ours"]),
+                C.fmt_rate(ips["river"]),
+                C.fmt_rate(ips["moa"]),
+                mark(ok_moa, C.fmt_ratio(vs_moa)),
+                mark(ok_river, C.fmt_ratio(vs_river)),
+                mark(ok_acc, "—" if dpp is None else f"{dpp:.2f}"),
+            ]
+        )
+        size_rows.append(
+            [LABELS[s]]
+            + [
+                "—"
+                if _get(results, s, lrn, "n_leaves") is None
+                else f"{_get(results, s, lrn, 'n_leaves')} / {_get(results, s, lrn, 'depth')}"
+                for lrn in LEARNERS
+            ]
+        )
 
-    header = ["stream", "n", "acc ours", "acc River", "acc MOA", "inst/s ours", "inst/s River",
-              "inst/s MOA", "ours ÷ MOA", "ours ÷ River", "\\|acc ours − acc MOA\\| (pp)"]
+    header = [
+        "stream",
+        "n",
+        "acc ours",
+        "acc River",
+        "acc MOA",
+        "inst/s ours",
+        "inst/s River",
+        "inst/s MOA",
+        "ours ÷ MOA",
+        "ours ÷ River",
+        "\\|acc ours − acc MOA\\| (pp)",
+    ]
     lines = ["# Hoeffding tree: workbench vs River vs MOA", ""]
     if args.quick or args.n or set(args.only) != set(LEARNERS) or set(args.streams) != set(STREAMS):
         lines += [f"_Partial run: `{args.argv}`; not the reference table._", ""]
     lines += [C.markdown_table(header, rows), ""]
-    lines += ["Throughput by CPU time of the learning thread instead (`time.thread_time`: hardly moved by other "
-              "processes on a busy machine; leaves out the JVM's JIT-compiler and garbage-collector threads, "
-              "which the wall-clock figures above include):", "",
-              C.markdown_table(["stream", "inst/CPU-s ours", "inst/CPU-s River", "inst/CPU-s MOA",
-                                "ours ÷ MOA", "ours ÷ River"], cpu_rows), ""]
+    lines += [
+        "Throughput by CPU time of the learning thread instead (`time.thread_time`: hardly moved by other "
+        "processes on a busy machine; leaves out the JVM's JIT-compiler and garbage-collector threads, "
+        "which the wall-clock figures above include):",
+        "",
+        C.markdown_table(
+            [
+                "stream",
+                "inst/CPU-s ours",
+                "inst/CPU-s River",
+                "inst/CPU-s MOA",
+                "ours ÷ MOA",
+                "ours ÷ River",
+            ],
+            cpu_rows,
+        ),
+        "",
+    ]
 
-    warm = [results[s]["ours"]["warmup_seconds"] for s in results
-            if _get(results, s, "ours", "warmup_seconds") is not None]
+    warm = [
+        results[s]["ours"]["warmup_seconds"]
+        for s in results
+        if _get(results, s, "ours", "warmup_seconds") is not None
+    ]
     if warm:
         first = warm[0]
-        lines.append(f"- Compile (ours, first call: `evaluate.prequential` on {WARMUP_ROWS:,} rows, fresh model; "
-                     f"numba compiles or loads its cache): **{first:.2f} s** "
-                     f"(per stream: {', '.join(f'{w:.2f}' for w in warm)} s); not included in the figures above.")
+        lines.append(
+            f"- Compile (ours, first call: `evaluate.prequential` on {WARMUP_ROWS:,} rows, fresh model; "
+            f"numba compiles or loads its cache): **{first:.2f} s** "
+            f"(per stream: {', '.join(f'{w:.2f}' for w in warm)} s); not included in the figures above."
+        )
     lines += C.machine_lines(meta)
     lines += [
         "- Timing: wall clock (`time.perf_counter`) around the learning loop only, one process, "
@@ -362,14 +473,18 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
             notes.append(f"{LABELS[s]}: MOA command-line cross-check failed: {cli['error']}")
         elif isinstance(cli, dict) and acc_moa is not None:
             same = abs(cli["accuracy"] - acc_moa) < 5e-7
-            notes.append(f"{LABELS[s]}: MOA command line on the ARFF file: accuracy {100 * cli['accuracy']:.4f}% "
-                         f"({'same as' if same else '**differs from**'} the in-process run), "
-                         f"{cli['n'] / cli['cpu_seconds']:,.0f} inst/s by MOA's evaluation CPU time "
-                         "(includes ARFF parsing and a cold JIT).")
+            notes.append(
+                f"{LABELS[s]}: MOA command line on the ARFF file: accuracy {100 * cli['accuracy']:.4f}% "
+                f"({'same as' if same else '**differs from**'} the in-process run), "
+                f"{cli['n'] / cli['cpu_seconds']:,.0f} inst/s by MOA's evaluation CPU time "
+                "(includes ARFF parsing and a cold JIT)."
+            )
         w = _get(results, s, "moa", "arff_writer")
         if w and "fallback" in w:
-            notes.append(f"{LABELS[s]}: ARFF written by the benchmark's fallback writer "
-                         "(workbench.streams.write_arff not available yet).")
+            notes.append(
+                f"{LABELS[s]}: ARFF written by the benchmark's fallback writer "
+                "(workbench.streams.write_arff not available yet)."
+            )
     if notes:
         lines += ["Notes:", ""] + [f"- {t}" for t in notes] + [""]
 
@@ -378,33 +493,58 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     memory = C.read_json(C.RESULTS / "memory.json")
     if startup:
         date = startup.get("machine", {}).get("date", "?")
-        checks.append((f"first use compiles in <= {TARGET_COMPILE_S:g} s (bench_startup, {date}): "
-                       f"{startup['cold_seconds']:.1f} s", startup["cold_seconds"] <= TARGET_COMPILE_S))
-        checks.append((f"later start ready in <= {TARGET_WARM_START_S:g} s (bench_startup): "
-                       f"{startup['warm_seconds']:.1f} s", startup["warm_seconds"] <= TARGET_WARM_START_S))
+        checks.append(
+            (
+                f"first use compiles in <= {TARGET_COMPILE_S:g} s (bench_startup, {date}): "
+                f"{startup['cold_seconds']:.1f} s",
+                startup["cold_seconds"] <= TARGET_COMPILE_S,
+            )
+        )
+        checks.append(
+            (
+                f"later start ready in <= {TARGET_WARM_START_S:g} s (bench_startup): "
+                f"{startup['warm_seconds']:.1f} s",
+                startup["warm_seconds"] <= TARGET_WARM_START_S,
+            )
+        )
     else:
-        checks.append(("first use <= 30 s and later starts <= 3 s: not measured yet (run bench_startup.py)", None))
+        checks.append(
+            (
+                "first use <= 30 s and later starts <= 3 s: not measured yet (run bench_startup.py)",
+                None,
+            )
+        )
     if memory and "ok" in memory:
         n_mem = memory.get("args", {}).get("n", 0)
         if memory.get("growth_after_stable_mb") is not None:
             how = f"{memory['growth_after_stable_mb']:.1f} MB after the tree stopped growing"
         else:
             spread = memory.get("rss_spread_mb", float("nan"))
-            how = (f"tree never stopped growing; RSS spread over the run {spread:.1f} MB "
-                   "bounds the growth")
+            how = (
+                f"tree never stopped growing; RSS spread over the run {spread:.1f} MB "
+                "bounds the growth"
+            )
         capped = memory.get("capped") or {}
         if capped.get("growth_after_stable_mb") is not None:
-            how += (f"; with max_depth={memory['args'].get('capped_depth')} the tree stopped at "
-                    f"{capped['rows'][-1]['n_leaves']} leaves (row {capped['stable_from_row']:,}) and RSS "
-                    f"grew {capped['growth_after_stable_mb']:.2f} MB after that")
-        checks.append((f"{n_mem:,} SEA rows through partial_fit: RSS growth < {TARGET_MEMORY_MB:g} MB once the tree "
-                       f"stopped growing (bench_memory, {memory.get('machine', {}).get('date', '?')}): {how}",
-                       memory["ok"]))
+            how += (
+                f"; with max_depth={memory['args'].get('capped_depth')} the tree stopped at "
+                f"{capped['rows'][-1]['n_leaves']} leaves (row {capped['stable_from_row']:,}) and RSS "
+                f"grew {capped['growth_after_stable_mb']:.2f} MB after that"
+            )
+        checks.append(
+            (
+                f"{n_mem:,} SEA rows through partial_fit: RSS growth < {TARGET_MEMORY_MB:g} MB once the tree "
+                f"stopped growing (bench_memory, {memory.get('machine', {}).get('date', '?')}): {how}",
+                memory["ok"],
+            )
+        )
     else:
         checks.append(("constant memory on 10M SEA: not measured yet (run bench_memory.py)", None))
     lines += ["Targets:", ""]
     for what, ok in checks:
-        lines.append(f"- {'PASS' if ok else ('not measured' if ok is None else '**MISS**')}: {what}")
+        lines.append(
+            f"- {'PASS' if ok else ('not measured' if ok is None else '**MISS**')}: {what}"
+        )
         if ok is False:
             misses.append(what)
     lines.append("")
@@ -413,17 +553,26 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     if warm:
         summary.append(f"- Compile (ours, first call, not in the figures): {warm[0]:.2f} s.")
     summary += C.machine_lines(meta)[:2]
-    summary.append(f"- Targets: {sum(1 for _, ok in checks if ok)} pass, {len(misses)} missed"
-                   + (": " + "; ".join(misses) if misses else "")
-                   + ". Details, the CPU-time table and how each system is timed: "
-                     "[benchmarks/README.md](benchmarks/README.md).")
-    data = {"machine": meta, "params": PARAMS, "args": vars(args), "results": results,
-            "targets": [{"target": w, "ok": ok} for w, ok in checks], "missed": misses,
-            "summary_markdown": "\n".join(summary)}
+    summary.append(
+        f"- Targets: {sum(1 for _, ok in checks if ok)} pass, {len(misses)} missed"
+        + (": " + "; ".join(misses) if misses else "")
+        + ". Details, the CPU-time table and how each system is timed: "
+        "[benchmarks/README.md](benchmarks/README.md)."
+    )
+    data = {
+        "machine": meta,
+        "params": PARAMS,
+        "args": vars(args),
+        "results": results,
+        "targets": [{"target": w, "ok": ok} for w, ok in checks],
+        "missed": misses,
+        "summary_markdown": "\n".join(summary),
+    }
     return "\n".join(lines), data
 
 
 # --------------------------------------------------------------------------------------------
+
 
 def _update_readmes(markdown: str, data: dict, top: bool) -> None:
     """The full report into benchmarks/README.md; the short summary into the project README's
@@ -431,7 +580,9 @@ def _update_readmes(markdown: str, data: dict, top: bool) -> None:
     if C.update_readme_block("hoeffding", markdown):
         print(f"updated: {C.README.relative_to(C.ROOT)}")
     top_readme = C.ROOT / "README.md"
-    if top and C.update_readme_block("bench", data["summary_markdown"], readme=top_readme, demote=False):
+    if top and C.update_readme_block(
+        "bench", data["summary_markdown"], readme=top_readme, demote=False
+    ):
         print(f"updated: {top_readme.relative_to(C.ROOT)}")
 
 
@@ -441,7 +592,10 @@ def report_only(cli_args) -> int:
     path = C.RESULTS / f"{stem}.json"
     saved = C.read_json(path)
     if saved is None:
-        print(f"no saved results at {path.relative_to(C.ROOT)}: run the benchmark first", file=sys.stderr)
+        print(
+            f"no saved results at {path.relative_to(C.ROOT)}: run the benchmark first",
+            file=sys.stderr,
+        )
         return 1
     args = argparse.Namespace(**saved["args"])
     args.argv = getattr(args, "argv", "")
@@ -455,23 +609,48 @@ def report_only(cli_args) -> int:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="small streams (20k/20k/10k/Electricity), a smoke test")
-    p.add_argument("--n", type=int, default=None, help="instances for every stream (Electricity: first n rows)")
-    p.add_argument("--streams", default=",".join(STREAMS), help=f"comma list from {','.join(STREAMS)}")
+    p.add_argument(
+        "--quick", action="store_true", help="small streams (20k/20k/10k/Electricity), a smoke test"
+    )
+    p.add_argument(
+        "--n", type=int, default=None, help="instances for every stream (Electricity: first n rows)"
+    )
+    p.add_argument(
+        "--streams", default=",".join(STREAMS), help=f"comma list from {','.join(STREAMS)}"
+    )
     p.add_argument("--only", default=",".join(LEARNERS), help="comma list from ours,river,moa")
-    p.add_argument("--repeat", type=int, default=5, help="timed runs of ours and MOA (best is shown)")
-    p.add_argument("--moa-warmup-instances", type=int, default=1_000_000,
-                   help="untimed MOA passes over the stream before timing, until this many instances (JIT)")
-    p.add_argument("--river-repeat", type=int, default=1, help="timed runs of River (best is shown)")
+    p.add_argument(
+        "--repeat", type=int, default=5, help="timed runs of ours and MOA (best is shown)"
+    )
+    p.add_argument(
+        "--moa-warmup-instances",
+        type=int,
+        default=1_000_000,
+        help="untimed MOA passes over the stream before timing, until this many instances (JIT)",
+    )
+    p.add_argument(
+        "--river-repeat", type=int, default=1, help="timed runs of River (best is shown)"
+    )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--no-moa-cli", action="store_true", help="skip the MOA command-line cross-check")
-    p.add_argument("--out", default=None, help="result file stem (default: hoeffding for a full run, "
-                                               "else a name under results/tmp/)")
-    p.add_argument("--no-top-readme", action="store_true",
-                   help="do not write the summary into the project README's <!-- bench:begin --> block")
-    p.add_argument("--report-only", action="store_true",
-                   help="measure nothing: rebuild the report from results/hoeffding.json (or --out) with "
-                        "the latest startup and memory results")
+    p.add_argument(
+        "--no-moa-cli", action="store_true", help="skip the MOA command-line cross-check"
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        help="result file stem (default: hoeffding for a full run, else a name under results/tmp/)",
+    )
+    p.add_argument(
+        "--no-top-readme",
+        action="store_true",
+        help="do not write the summary into the project README's <!-- bench:begin --> block",
+    )
+    p.add_argument(
+        "--report-only",
+        action="store_true",
+        help="measure nothing: rebuild the report from results/hoeffding.json (or --out) with "
+        "the latest startup and memory results",
+    )
     args = p.parse_args(argv)
     if args.report_only:
         return report_only(args)
@@ -501,8 +680,11 @@ def main(argv=None) -> int:
         n = args.n if args.n else sizes[s]
         t0 = time.perf_counter()
         X, y, info = load_stream(s, n, args.seed)
-        print(f"[{LABELS[s]}] n={len(y):,} d={X.shape[1]} classes={n_classes_of(info, y)} "
-              f"nominal={nominal_of(info) or '-'} (made in {time.perf_counter() - t0:.1f} s)", flush=True)
+        print(
+            f"[{LABELS[s]}] n={len(y):,} d={X.shape[1]} classes={n_classes_of(info, y)} "
+            f"nominal={nominal_of(info) or '-'} (made in {time.perf_counter() - t0:.1f} s)",
+            flush=True,
+        )
         results[s] = {}
         tag = f"{s}_n{len(y)}_seed{args.seed}"
         prepared, errors = {}, {}
@@ -540,12 +722,17 @@ def main(argv=None) -> int:
             if "error" in r:
                 print(f"  {lrn:5s} ERROR {r['error']}", flush=True)
             else:
-                print(f"  {lrn:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
-                      f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})", flush=True)
+                print(
+                    f"  {lrn:5s} acc {100 * r['accuracy']:.3f}%  {r['inst_per_s']:>12,.0f} inst/s  "
+                    f"({r['seconds']:.3f} s, leaves {r['n_leaves']}, depth {r['depth']})",
+                    flush=True,
+                )
     meta["loadavg_end"] = C.loadavg()
 
     markdown, data = build_report(results, meta, args)
-    full = not (args.quick or args.n or set(args.only) != set(LEARNERS) or set(args.streams) != set(STREAMS))
+    full = not (
+        args.quick or args.n or set(args.only) != set(LEARNERS) or set(args.streams) != set(STREAMS)
+    )
     stem = args.out or ("hoeffding" if full else "hoeffding_partial")
     directory = C.RESULTS if (args.out or full) else C.TMP
     md_path, json_path = C.write_results(stem, markdown, data, directory)

@@ -57,11 +57,20 @@ def measure(fresh, args, streams, label):
         del X, y
         gc.collect()
         rss = C.rss_mib()
-        rows.append({"chunk": i + 1, "n_seen": (i * args.chunk) + m, "n_leaves": int(model.n_leaves),
-                     "rss_mib": rss})
+        rows.append(
+            {
+                "chunk": i + 1,
+                "n_seen": (i * args.chunk) + m,
+                "n_leaves": int(model.n_leaves),
+                "rss_mib": rss,
+            }
+        )
         if (i + 1) % max(1, n_chunks // 10) == 0 or i + 1 == n_chunks:
-            print(f"  {rows[-1]['n_seen']:>11,} rows  leaves {rows[-1]['n_leaves']:>6}  "
-                  f"RSS {rss:8.1f} MiB  (+{rss - baseline:6.1f})", flush=True)
+            print(
+                f"  {rows[-1]['n_seen']:>11,} rows  leaves {rows[-1]['n_leaves']:>6}  "
+                f"RSS {rss:8.1f} MiB  (+{rss - baseline:6.1f})",
+                flush=True,
+            )
     wall = time.perf_counter() - t_start
 
     leaves = [r["n_leaves"] for r in rows]
@@ -87,29 +96,42 @@ def measure(fresh, args, streams, label):
 
     if stopped:
         ok = growth_after_stable_mb < TARGET_MB
-        verdict = (f"{'PASS' if ok else '**MISS**'}: RSS grew **{growth_after_stable_mb:.2f} MB** after "
-                   f"the tree stopped growing (leaves constant at {leaves[-1]} from row "
-                   f"{rows[stable_from]['n_seen']:,} to the end, {rows[-1]['n_seen'] - rows[stable_from]['n_seen']:,} "
-                   f"rows); target < {TARGET_MB:g} MB.")
+        verdict = (
+            f"{'PASS' if ok else '**MISS**'}: RSS grew **{growth_after_stable_mb:.2f} MB** after "
+            f"the tree stopped growing (leaves constant at {leaves[-1]} from row "
+            f"{rows[stable_from]['n_seen']:,} to the end, {rows[-1]['n_seen'] - rows[stable_from]['n_seen']:,} "
+            f"rows); target < {TARGET_MB:g} MB."
+        )
     else:
         ok = spread_mb < TARGET_MB
-        verdict = (f"{'PASS (by a bound)' if ok else '**NOT SHOWN**'}: the tree was still growing at the end "
-                   f"({leaves[mid]} leaves at row {rows[mid]['n_seen']:,}, "
-                   f"{leaves[-1]} at row {rows[-1]['n_seen']:,}), "
-                   f"so it never \"stopped growing\" on this run. RSS stayed within **{spread_mb:.1f} MB** over "
-                   f"the whole run (max - min after the first chunk), which bounds the growth after any point "
-                   f"(target < {TARGET_MB:g} MB). Over the second half RSS grew {half_growth_mb:.1f} MB for "
-                   f"{half_leaves} new leaves"
-                   + (f" ({per_leaf_kb:.2f} kB per leaf)." if per_leaf_kb is not None else "."))
+        verdict = (
+            f"{'PASS (by a bound)' if ok else '**NOT SHOWN**'}: the tree was still growing at the end "
+            f"({leaves[mid]} leaves at row {rows[mid]['n_seen']:,}, "
+            f"{leaves[-1]} at row {rows[-1]['n_seen']:,}), "
+            f'so it never "stopped growing" on this run. RSS stayed within **{spread_mb:.1f} MB** over '
+            f"the whole run (max - min after the first chunk), which bounds the growth after any point "
+            f"(target < {TARGET_MB:g} MB). Over the second half RSS grew {half_growth_mb:.1f} MB for "
+            f"{half_leaves} new leaves"
+            + (f" ({per_leaf_kb:.2f} kB per leaf)." if per_leaf_kb is not None else ".")
+        )
 
     # a compact table: 20 evenly spaced chunks
     step = max(1, len(rows) // 20)
-    picked = rows[step - 1::step]
+    picked = rows[step - 1 :: step]
     if picked[-1] is not rows[-1]:
         picked.append(rows[-1])
-    table = C.markdown_table(["rows seen", "leaves", "RSS (MiB)", "growth since baseline (MB)"],
-                             [[f"{r['n_seen']:,}", r["n_leaves"], f"{r['rss_mib']:.1f}",
-                               f"{(r['rss_mib'] - baseline) / MB:+.1f}"] for r in picked])
+    table = C.markdown_table(
+        ["rows seen", "leaves", "RSS (MiB)", "growth since baseline (MB)"],
+        [
+            [
+                f"{r['n_seen']:,}",
+                r["n_leaves"],
+                f"{r['rss_mib']:.1f}",
+                f"{(r['rss_mib'] - baseline) / MB:+.1f}",
+            ]
+            for r in picked
+        ],
+    )
     lines = [
         f"- {verdict}",
         f"- Total RSS growth from the baseline ({baseline:.1f} MiB): {total_growth_mb:.1f} MB "
@@ -117,14 +139,23 @@ def measure(fresh, args, streams, label):
         f"leaves, model's own estimate {model_bytes / 1e6:.1f} MB.",
         f"- Learning time {learn_seconds:.1f} s ({args.n / learn_seconds:,.0f} rows/s in `partial_fit`), "
         f"whole run {wall:.1f} s.",
-        "", table,
+        "",
+        table,
     ]
-    data = {"baseline_rss_mib": baseline, "rows": rows,
-            "stable_from_row": rows[stable_from]["n_seen"] if stopped else None,
-            "tree_stopped_growing": stopped, "growth_after_stable_mb": growth_after_stable_mb,
-            "total_growth_mb": total_growth_mb, "rss_spread_mb": spread_mb,
-            "second_half_growth_mb": half_growth_mb, "second_half_new_leaves": half_leaves,
-            "model_bytes": model_bytes, "learn_seconds": learn_seconds, "ok": ok}
+    data = {
+        "baseline_rss_mib": baseline,
+        "rows": rows,
+        "stable_from_row": rows[stable_from]["n_seen"] if stopped else None,
+        "tree_stopped_growing": stopped,
+        "growth_after_stable_mb": growth_after_stable_mb,
+        "total_growth_mb": total_growth_mb,
+        "rss_spread_mb": spread_mb,
+        "second_half_growth_mb": half_growth_mb,
+        "second_half_new_leaves": half_leaves,
+        "model_bytes": model_bytes,
+        "learn_seconds": learn_seconds,
+        "ok": ok,
+    }
     return lines, data
 
 
@@ -133,8 +164,12 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=10_000_000, help="instances in total")
     p.add_argument("--chunk", type=int, default=100_000, help="rows per partial_fit call")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--capped-depth", type=int, default=6,
-                   help="max_depth of the second run, whose tree stops growing (0: skip that run)")
+    p.add_argument(
+        "--capped-depth",
+        type=int,
+        default=6,
+        help="max_depth of the second run, whose tree stops growing (0: skip that run)",
+    )
     p.add_argument("--out", default="memory", help="result file stem under benchmarks/results/")
     args = p.parse_args(argv)
 
@@ -142,8 +177,16 @@ def main(argv=None) -> int:
 
     def factory(max_depth=None):
         return lambda: learners.HoeffdingTree(
-            n_features=3, n_classes=2, grace_period=200, delta=1e-7, tau=0.05,
-            criterion="info_gain", leaf_prediction="nba", nominal_features=(), max_depth=max_depth)
+            n_features=3,
+            n_classes=2,
+            grace_period=200,
+            delta=1e-7,
+            tau=0.05,
+            criterion="info_gain",
+            leaf_prediction="nba",
+            nominal_features=(),
+            max_depth=max_depth,
+        )
 
     meta = C.machine_info(with_java=False)
     # compile (or load numba's cache) before the baselines
@@ -156,34 +199,54 @@ def main(argv=None) -> int:
     free_lines, data = measure(factory(), args, streams, "unbounded tree")
     capped_lines, capped = [], None
     if args.capped_depth > 0:
-        capped_lines, capped = measure(factory(args.capped_depth), args, streams,
-                                       f"max_depth={args.capped_depth}")
+        capped_lines, capped = measure(
+            factory(args.capped_depth), args, streams, f"max_depth={args.capped_depth}"
+        )
     meta["loadavg_end"] = C.loadavg()
 
-    md = [
-        "# Memory: SEA through `partial_fit` in chunks", "",
-        f"{args.n:,} SEA rows, chunks of {args.chunk:,} (chunk i = `streams.sea({args.chunk}, seed={args.seed}+i)`), "
-        "one HoeffdingTree (grace 200, delta 1e-7, tau 0.05, info gain, NBA leaves). RSS = VmRSS after each "
-        "chunk; each run's baseline is taken just before it, after compiling on a throw-away model.",
-        "",
-    ] + C.machine_lines(meta) + [
-        "", "## The tree as the benchmark configures it (no depth limit)", "",
-        "SEA has 10% label noise, and with these parameters the tree keeps splitting for the whole "
-        "run, so it never stops growing; the spread of RSS over the run bounds the growth after any "
-        "point.", "",
-    ] + free_lines
+    md = (
+        [
+            "# Memory: SEA through `partial_fit` in chunks",
+            "",
+            f"{args.n:,} SEA rows, chunks of {args.chunk:,} "
+            f"(chunk i = `streams.sea({args.chunk}, seed={args.seed}+i)`), "
+            "one HoeffdingTree (grace 200, delta 1e-7, tau 0.05, info gain, NBA leaves). RSS = VmRSS after each "
+            "chunk; each run's baseline is taken just before it, after compiling on a throw-away model.",
+            "",
+        ]
+        + C.machine_lines(meta)
+        + [
+            "",
+            "## The tree as the benchmark configures it (no depth limit)",
+            "",
+            "SEA has 10% label noise, and with these parameters the tree keeps splitting for the whole "
+            "run, so it never stops growing; the spread of RSS over the run bounds the growth after any "
+            "point.",
+            "",
+        ]
+        + free_lines
+    )
     if capped is not None:
-        md += ["", f"## The same stream with `max_depth={args.capped_depth}`: a tree that stops growing", "",
-               "The depth guard stops the tree at a fixed size; what RSS does after that is the "
-               "target's literal case.", ""] + capped_lines
+        md += [
+            "",
+            f"## The same stream with `max_depth={args.capped_depth}`: a tree that stops growing",
+            "",
+            "The depth guard stops the tree at a fixed size; what RSS does after that is the "
+            "target's literal case.",
+            "",
+        ] + capped_lines
     data.update({"machine": meta, "args": vars(args), "target_mb": TARGET_MB, "capped": capped})
     data["ok"] = data["ok"] and (capped is None or capped["ok"])
     md_path, json_path = C.write_results(args.out, "\n".join(md), data)
     print()
     print("\n".join(md))
     print(f"written: {md_path.relative_to(C.ROOT)} and {json_path.relative_to(C.ROOT)}")
-    if args.out == "memory" and args.n == 10_000_000 and args.chunk == 100_000 \
-            and C.update_readme_block("memory", "\n".join(md)):
+    if (
+        args.out == "memory"
+        and args.n == 10_000_000
+        and args.chunk == 100_000
+        and C.update_readme_block("memory", "\n".join(md))
+    ):
         print(f"updated: {C.README.relative_to(C.ROOT)}")
     return 0
 

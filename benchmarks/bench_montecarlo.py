@@ -17,6 +17,7 @@ touched.
 The machine is shared: the load average before and after is recorded, and numbers taken under a
 load above the core count are contended.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,48 +66,105 @@ def loadavg():
 # Throughput
 # ---------------------------------------------------------------------------------------------
 
+
 def cases(quick):
     from workbench import montecarlo as mc
 
     law = mc.joint_law(0.5, 0.2, 0.7)
     k = 10 if quick else 1
     return [
-        ("estimators, m=200, examples", "examples", 200 * (100_000 // k),
-         lambda s: mc.simulate_estimators(law, 200, trials=100_000 // k, seed=s)),
-        ("estimators, m=200, counts", "examples", 200 * (100_000 // k),
-         lambda s: mc.simulate_estimators(law, 200, trials=100_000 // k, seed=s, method="counts")),
-        ("estimators, m=10000, examples", "examples", 10_000 * (10_000 // k),
-         lambda s: mc.simulate_estimators(law, 10_000, trials=10_000 // k, seed=s)),
-        ("estimators, m=10000, counts", "examples", 10_000 * (10_000 // k),
-         lambda s: mc.simulate_estimators(law, 10_000, trials=10_000 // k, seed=s,
-                                          method="counts")),
-        ("Hoeffding means, m=100", "examples", 100 * (1_000_000 // k),
-         lambda s: mc.simulate_means(0.5, 100, trials=1_000_000 // k, seed=s)),
-        ("credible coverage (Bayes), n=100", "trials", 1_000_000 // k,
-         lambda s: mc.credible_coverage(100, 0.05, "entropy", trials=1_000_000 // k, seed=s)),
-        ("leaf consistency, ConfTree, t=1000", "stream steps", 999 * (100_000 // k),
-         lambda s: mc.leaf_consistency_failure(0.5, 1000, 0.1, w=1.0, policy="conftree",
-                                               trials=100_000 // k, seed=s)),
-        ("split selection, VFDT, d=2, m=5000", "examples", 5000 * (10_000 // k),
-         lambda s: mc.split_selection(0.5, [[0.45, 0.55], [0.46, 0.54]], 1e-7, m_max=5000,
-                                      n_min=200, trials=10_000 // k, seed=s)),
-        ("DDM stationary, n=10000", "stream steps", 10_000 * (10_000 // k),
-         lambda s: mc.ddm_false_alarms(0.2, 10_000, trials=10_000 // k, seed=s)),
+        (
+            "estimators, m=200, examples",
+            "examples",
+            200 * (100_000 // k),
+            lambda s: mc.simulate_estimators(law, 200, trials=100_000 // k, seed=s),
+        ),
+        (
+            "estimators, m=200, counts",
+            "examples",
+            200 * (100_000 // k),
+            lambda s: mc.simulate_estimators(
+                law, 200, trials=100_000 // k, seed=s, method="counts"
+            ),
+        ),
+        (
+            "estimators, m=10000, examples",
+            "examples",
+            10_000 * (10_000 // k),
+            lambda s: mc.simulate_estimators(law, 10_000, trials=10_000 // k, seed=s),
+        ),
+        (
+            "estimators, m=10000, counts",
+            "examples",
+            10_000 * (10_000 // k),
+            lambda s: mc.simulate_estimators(
+                law, 10_000, trials=10_000 // k, seed=s, method="counts"
+            ),
+        ),
+        (
+            "Hoeffding means, m=100",
+            "examples",
+            100 * (1_000_000 // k),
+            lambda s: mc.simulate_means(0.5, 100, trials=1_000_000 // k, seed=s),
+        ),
+        (
+            "credible coverage (Bayes), n=100",
+            "trials",
+            1_000_000 // k,
+            lambda s: mc.credible_coverage(100, 0.05, "entropy", trials=1_000_000 // k, seed=s),
+        ),
+        (
+            "leaf consistency, ConfTree, t=1000",
+            "stream steps",
+            999 * (100_000 // k),
+            lambda s: mc.leaf_consistency_failure(
+                0.5, 1000, 0.1, w=1.0, policy="conftree", trials=100_000 // k, seed=s
+            ),
+        ),
+        (
+            "split selection, VFDT, d=2, m=5000",
+            "examples",
+            5000 * (10_000 // k),
+            lambda s: mc.split_selection(
+                0.5,
+                [[0.45, 0.55], [0.46, 0.54]],
+                1e-7,
+                m_max=5000,
+                n_min=200,
+                trials=10_000 // k,
+                seed=s,
+            ),
+        ),
+        (
+            "DDM stationary, n=10000",
+            "stream steps",
+            10_000 * (10_000 // k),
+            lambda s: mc.ddm_false_alarms(0.2, 10_000, trials=10_000 // k, seed=s),
+        ),
     ]
 
 
 def run_throughput(quick, repeat):
     rows = []
     for name, unit, work, fn in cases(quick):
-        fn(0)                                   # load / compile
+        fn(0)  # load / compile
         times = []
         for r in range(repeat):
             t0 = time.perf_counter()
             fn(r + 1)
             times.append(time.perf_counter() - t0)
         best, med = min(times), statistics.median(times)
-        rows.append({"case": name, "work": work, "unit": unit, "best_s": best, "median_s": med,
-                     "rate_best": work / best, "rate_median": work / med})
+        rows.append(
+            {
+                "case": name,
+                "work": work,
+                "unit": unit,
+                "best_s": best,
+                "median_s": med,
+                "rate_best": work / best,
+                "rate_median": work / med,
+            }
+        )
         print(f"  {name:<38} {best:8.3f} s  {work / best / 1e6:9.1f} M {unit}/s", flush=True)
     return rows
 
@@ -143,8 +201,14 @@ def run_compile():
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
         res = []
         for _ in range(2):
-            p = subprocess.run([sys.executable, "-c", _FIRST_CALLS], env=env, cwd=str(ROOT),
-                               capture_output=True, text=True, check=True)
+            p = subprocess.run(
+                [sys.executable, "-c", _FIRST_CALLS],
+                env=env,
+                cwd=str(ROOT),
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             res.append(json.loads(p.stdout.strip().splitlines()[-1]))
     cold, warm = res
     rows = [{"step": k, "cold_s": cold[k], "cached_s": warm[k]} for k in cold]
@@ -155,6 +219,7 @@ def run_compile():
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 def write_markdown(path, meta, thr, comp):
     lines = [
@@ -179,16 +244,18 @@ def write_markdown(path, meta, thr, comp):
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in thr:
-        lines.append(f"| {r['case']} | {r['work']:.3g} {r['unit']} | {r['best_s']:.3f} | "
-                     f"{r['median_s']:.3f} | {r['rate_best'] / 1e6:.1f} M/s | "
-                     f"{r['rate_median'] / 1e6:.1f} M/s |")
+        lines.append(
+            f"| {r['case']} | {r['work']:.3g} {r['unit']} | {r['best_s']:.3f} | "
+            f"{r['median_s']:.3f} | {r['rate_best'] / 1e6:.1f} M/s | "
+            f"{r['rate_median'] / 1e6:.1f} M/s |"
+        )
     target = next(r for r in thr if r["case"] == "estimators, m=200, examples")
     lines += [
         "",
         f"Target of the issue (>= 10 M simulated examples per second; 100,000 trials of m = 200 "
         f"in under 2 s): **{target['rate_best'] / 1e6:.0f} M examples/s, "
-        f"{target['best_s']:.2f} s** with every example drawn (`method=\"examples\"`).",
-        "`method=\"counts\"` draws the multinomial table of counts directly (same law for "
+        f'{target["best_s"]:.2f} s** with every example drawn (`method="examples"`).',
+        '`method="counts"` draws the multinomial table of counts directly (same law for '
         "count-based estimators); it pays off for large m.",
         "",
         "## Compile time (fresh interpreter, empty numba cache, then the cache it filled)",
@@ -198,8 +265,11 @@ def write_markdown(path, meta, thr, comp):
     ]
     for r in comp:
         lines.append(f"| {r['step']} | {r['cold_s']:.2f} | {r['cached_s']:.2f} |")
-    lines += ["", "Nothing is compiled by `import workbench`; each kernel compiles on first use.",
-              ""]
+    lines += [
+        "",
+        "Nothing is compiled by `import workbench`; each kernel compiles on first use.",
+        "",
+    ]
     path.write_text("\n".join(lines))
 
 
@@ -214,10 +284,17 @@ def main(argv=None):
     import numba
     import numpy
 
-    meta = {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "cpu": cpu_model(), "nproc": nproc(), "threads": numba.get_num_threads(),
-            "python": platform.python_version(), "numba": numba.__version__,
-            "numpy": numpy.__version__, "load_before": loadavg(), "repeat": args.repeat}
+    meta = {
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpu": cpu_model(),
+        "nproc": nproc(),
+        "threads": numba.get_num_threads(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "load_before": loadavg(),
+        "repeat": args.repeat,
+    }
     print(f"{meta['date']}  {meta['cpu']}  nproc={meta['nproc']}  load {meta['load_before']}")
     print("throughput:")
     thr = run_throughput(args.quick, args.repeat)

@@ -65,17 +65,25 @@ def run_child(cache_dir: Path) -> dict:
     code = CHILD.format(root=str(C.ROOT))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          cwd=str(C.ROOT), timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(C.ROOT),
+        timeout=1800,
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"child failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
-    out = json.loads(line[len("RESULT "):])
+    out = json.loads(line[len("RESULT ") :])
     out["process_wall"] = wall
-    out["process_cpu"] = cpu  # user + system: what the start costs without the other processes' share
+    out["process_cpu"] = (
+        cpu  # user + system: what the start costs without the other processes' share
+    )
     return out
 
 
@@ -86,8 +94,12 @@ def cache_size(path: Path) -> tuple[int, int]:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--warm", type=int, default=3, help="number of warm starts (the median is reported)")
-    p.add_argument("--keep-cache", action="store_true", help="do not delete the temporary numba cache")
+    p.add_argument(
+        "--warm", type=int, default=3, help="number of warm starts (the median is reported)"
+    )
+    p.add_argument(
+        "--keep-cache", action="store_true", help="do not delete the temporary numba cache"
+    )
     args = p.parse_args(argv)
 
     meta = C.machine_info(with_java=False)
@@ -97,13 +109,19 @@ def main(argv=None) -> int:
         print(f"cold start, empty NUMBA_CACHE_DIR={cache} ...", flush=True)
         cold = run_child(cache)
         n_files, n_bytes = cache_size(cache)
-        print(f"  ready in {cold['ready']:.2f} s (process {cold['process_wall']:.2f} s); "
-              f"cache now {n_files} files, {n_bytes / 2**20:.1f} MiB", flush=True)
+        print(
+            f"  ready in {cold['ready']:.2f} s (process {cold['process_wall']:.2f} s); "
+            f"cache now {n_files} files, {n_bytes / 2**20:.1f} MiB",
+            flush=True,
+        )
         warm = []
         for i in range(args.warm):
             r = run_child(cache)
             warm.append(r)
-            print(f"warm start {i + 1}: ready in {r['ready']:.2f} s (process {r['process_wall']:.2f} s)", flush=True)
+            print(
+                f"warm start {i + 1}: ready in {r['ready']:.2f} s (process {r['process_wall']:.2f} s)",
+                flush=True,
+            )
     finally:
         if not args.keep_cache:
             shutil.rmtree(cache, ignore_errors=True)
@@ -113,34 +131,72 @@ def main(argv=None) -> int:
     warm_median = ready[len(ready) // 2] if ready else float("nan")
     ok_cold = cold["ready"] <= TARGET_COLD_S
     ok_warm = warm_median <= TARGET_WARM_S
-    rows = [["first use (empty numba cache)", f"{cold['ready']:.2f}", f"{cold['import']:.2f}",
-             f"{cold['prequential']:.2f}", f"{cold['predict']:.2f}", f"{cold['process_wall']:.2f}",
-             f"{cold['process_cpu']:.2f}",
-             f"<= {TARGET_COLD_S:g}", "PASS" if ok_cold else "**MISS**"]]
+    rows = [
+        [
+            "first use (empty numba cache)",
+            f"{cold['ready']:.2f}",
+            f"{cold['import']:.2f}",
+            f"{cold['prequential']:.2f}",
+            f"{cold['predict']:.2f}",
+            f"{cold['process_wall']:.2f}",
+            f"{cold['process_cpu']:.2f}",
+            f"<= {TARGET_COLD_S:g}",
+            "PASS" if ok_cold else "**MISS**",
+        ]
+    ]
     for i, r in enumerate(warm):
-        rows.append([f"later start {i + 1} (cache reused)", f"{r['ready']:.2f}", f"{r['import']:.2f}",
-                     f"{r['prequential']:.2f}", f"{r['predict']:.2f}", f"{r['process_wall']:.2f}",
-                     f"{r['process_cpu']:.2f}",
-                     f"<= {TARGET_WARM_S:g} (median)", "PASS" if r["ready"] <= TARGET_WARM_S else "**MISS**"])
+        rows.append(
+            [
+                f"later start {i + 1} (cache reused)",
+                f"{r['ready']:.2f}",
+                f"{r['import']:.2f}",
+                f"{r['prequential']:.2f}",
+                f"{r['predict']:.2f}",
+                f"{r['process_wall']:.2f}",
+                f"{r['process_cpu']:.2f}",
+                f"<= {TARGET_WARM_S:g} (median)",
+                "PASS" if r["ready"] <= TARGET_WARM_S else "**MISS**",
+            ]
+        )
     md = [
-        "# Start-up time", "",
+        "# Start-up time",
+        "",
         "A fresh Python process imports `workbench`, builds a HoeffdingTree, runs "
         "`evaluate.prequential` on 1,000 SEA rows and predicts them. Seconds of wall time from the "
-        "child's first statement; \"process\" is the whole process (interpreter start included), in wall "
+        'child\'s first statement; "process" is the whole process (interpreter start included), in wall '
         "time and in CPU time (user + system, which the other processes on a busy machine do not inflate).",
         "",
-        C.markdown_table(["start", "ready (s)", "import", "prequential", "predict", "process (s)",
-                          "process CPU (s)", "target (s)", ""], rows),
+        C.markdown_table(
+            [
+                "start",
+                "ready (s)",
+                "import",
+                "prequential",
+                "predict",
+                "process (s)",
+                "process CPU (s)",
+                "target (s)",
+                "",
+            ],
+            rows,
+        ),
         "",
         f"- First use: **{cold['ready']:.2f} s** ({'PASS' if ok_cold else 'MISS'}, target <= {TARGET_COLD_S:g} s); "
         f"later starts, median of {len(warm)}: **{warm_median:.2f} s** "
         f"({'PASS' if ok_warm else 'MISS'}, target <= {TARGET_WARM_S:g} s).",
         f"- numba cache written by the first use: {n_files} files, {n_bytes / 2**20:.1f} MiB.",
     ] + C.machine_lines(meta)
-    data = {"machine": meta, "cold": cold, "warm": warm, "cold_seconds": cold["ready"],
-            "warm_seconds": warm_median, "cache_files": n_files, "cache_bytes": n_bytes,
-            "targets": {"cold_s": TARGET_COLD_S, "warm_s": TARGET_WARM_S},
-            "ok": {"cold": ok_cold, "warm": ok_warm}}
+    data = {
+        "machine": meta,
+        "cold": cold,
+        "warm": warm,
+        "cold_seconds": cold["ready"],
+        "warm_seconds": warm_median,
+        "cache_files": n_files,
+        "cache_bytes": n_bytes,
+        "targets": {"cold_s": TARGET_COLD_S, "warm_s": TARGET_WARM_S},
+        "ok": {"cold": ok_cold, "warm": ok_warm},
+    }
     md_path, json_path = C.write_results("startup", "\n".join(md), data)
     print()
     print("\n".join(md))

@@ -15,6 +15,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_stepper.py            # writes benchmarks/results/stepper.md
     .venv/bin/python benchmarks/bench_stepper.py --quick    # fewer repetitions, prints only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,15 @@ import time
 
 import numpy as np
 
-from _common import ROOT, RESULTS, ensure_repo_on_path, loadavg, machine_info, machine_lines, \
-    markdown_table
+from _common import (
+    ROOT,
+    RESULTS,
+    ensure_repo_on_path,
+    loadavg,
+    machine_info,
+    machine_lines,
+    markdown_table,
+)
 
 ensure_repo_on_path()
 
@@ -39,8 +47,14 @@ def _streams():
     X, y = streams.sea(n=50_000, seed=1)
     yield "SEA (50,000)", X, y, lambda **p: learners.HoeffdingTree(3, 2, **p)
     Xe, ye, info = streams.electricity(return_info=True)
-    yield "Electricity (45,312)", Xe, ye, lambda **p: learners.HoeffdingTree(
-        Xe.shape[1], 2, feature_names=info.feature_names, class_names=["down", "up"], **p)
+    yield (
+        "Electricity (45,312)",
+        Xe,
+        ye,
+        lambda **p: learners.HoeffdingTree(
+            Xe.shape[1], 2, feature_names=info.feature_names, class_names=["down", "up"], **p
+        ),
+    )
 
 
 def _single_steps(s, positions, n_steps):
@@ -77,9 +91,9 @@ def main(argv=None) -> int:
     rows, data = [], {"machine": info, "streams": {}}
     for name, X, y, make in _streams():
         s = viz.TreeStepper(make, X, y, k=100)
-        _ = s.widget                               # build the panel: redraws are timed too
+        _ = s.widget  # build the panel: redraws are timed too
         s.step()
-        s.step(100)                                # load every kernel once
+        s.step(100)  # load every kernel once
         n = X.shape[0]
         positions = [0, n // 2, n - 2 * n_steps]
         total, draw = _single_steps(s, positions, n_steps)
@@ -90,37 +104,71 @@ def main(argv=None) -> int:
         replay = time.perf_counter() - start
         leaves = s.model.n_leaves
         data["streams"][name] = {
-            "single_step_ms": {"median": float(np.median(total)),
-                               "p95": float(np.percentile(total, 95)),
-                               "max": float(total.max()), "n": int(total.size)},
+            "single_step_ms": {
+                "median": float(np.median(total)),
+                "p95": float(np.percentile(total, 95)),
+                "max": float(total.max()),
+                "n": int(total.size),
+            },
             "draw_ms_median": float(np.median(draw)),
-            "step_10k_s": {"median": float(np.median(jumps)), "max": float(jumps.max()),
-                           "n": int(jumps.size)},
-            "replay_s": replay, "leaves_at_end": leaves}
-        rows.append([name, f"{np.median(total):.1f}", f"{np.percentile(total, 95):.1f}",
-                     f"{total.max():.1f}", f"{np.median(draw):.1f}",
-                     f"{np.median(jumps) * 1e3:.0f}", f"{jumps.max() * 1e3:.0f}",
-                     f"{replay * 1e3:.0f}", str(leaves)])
+            "step_10k_s": {
+                "median": float(np.median(jumps)),
+                "max": float(jumps.max()),
+                "n": int(jumps.size),
+            },
+            "replay_s": replay,
+            "leaves_at_end": leaves,
+        }
+        rows.append(
+            [
+                name,
+                f"{np.median(total):.1f}",
+                f"{np.percentile(total, 95):.1f}",
+                f"{total.max():.1f}",
+                f"{np.median(draw):.1f}",
+                f"{np.median(jumps) * 1e3:.0f}",
+                f"{jumps.max() * 1e3:.0f}",
+                f"{replay * 1e3:.0f}",
+                str(leaves),
+            ]
+        )
         print(name, rows[-1][1:], flush=True)
     info["loadavg_end"] = loadavg()
     worst_step = max(d["single_step_ms"]["p95"] for d in data["streams"].values())
     worst_jump = max(d["step_10k_s"]["max"] for d in data["streams"].values())
-    lines = ["# Stepper timings", "",
-             "Kernel-side time of one click with the panel built (learn + redraw), from "
-             "`benchmarks/bench_stepper.py`; default Hoeffding tree (grace 200, delta 1e-7, "
-             "tau 0.05), `max_nodes=60`. Single steps: "
-             f"{n_steps} after each of the start, the middle and the end of the stream (they "
-             "include the split chart's replay whenever the leaf reached is new to it). "
-             f"10,000-instance steps: from the start and from the middle, {repeat} each. "
-             "Replay: a change of delta near the end of the stream (rebuild + replay + redraw).",
-             "", *machine_lines(info), "",
-             markdown_table(["stream", "step median ms", "step p95 ms", "step max ms",
-                             "of it redraw (median) ms", "10k step median ms",
-                             "10k step max ms", "replay ms", "leaves at end"], rows), "",
-             f"- One step under {STEP_TARGET_MS:.0f} ms (p95 over both streams: "
-             f"{worst_step:.1f} ms): **{'PASS' if worst_step < STEP_TARGET_MS else 'MISS'}**",
-             f"- 10,000 instances at once under {JUMP_TARGET_S:.0f} s (slowest: "
-             f"{worst_jump * 1e3:.0f} ms): **{'PASS' if worst_jump < JUMP_TARGET_S else 'MISS'}**"]
+    lines = [
+        "# Stepper timings",
+        "",
+        "Kernel-side time of one click with the panel built (learn + redraw), from "
+        "`benchmarks/bench_stepper.py`; default Hoeffding tree (grace 200, delta 1e-7, "
+        "tau 0.05), `max_nodes=60`. Single steps: "
+        f"{n_steps} after each of the start, the middle and the end of the stream (they "
+        "include the split chart's replay whenever the leaf reached is new to it). "
+        f"10,000-instance steps: from the start and from the middle, {repeat} each. "
+        "Replay: a change of delta near the end of the stream (rebuild + replay + redraw).",
+        "",
+        *machine_lines(info),
+        "",
+        markdown_table(
+            [
+                "stream",
+                "step median ms",
+                "step p95 ms",
+                "step max ms",
+                "of it redraw (median) ms",
+                "10k step median ms",
+                "10k step max ms",
+                "replay ms",
+                "leaves at end",
+            ],
+            rows,
+        ),
+        "",
+        f"- One step under {STEP_TARGET_MS:.0f} ms (p95 over both streams: "
+        f"{worst_step:.1f} ms): **{'PASS' if worst_step < STEP_TARGET_MS else 'MISS'}**",
+        f"- 10,000 instances at once under {JUMP_TARGET_S:.0f} s (slowest: "
+        f"{worst_jump * 1e3:.0f} ms): **{'PASS' if worst_jump < JUMP_TARGET_S else 'MISS'}**",
+    ]
     browser = ROOT / "test-artifacts" / "browser-step-ms.json"
     if browser.exists():
         clicks = json.loads(browser.read_text())
@@ -128,13 +176,17 @@ def main(argv=None) -> int:
         settled = clicks.get("step1_click_to_last_change_ms", [])
         if readout:
             stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(browser.stat().st_mtime))
-            lines += ["", f"In the browser (`tests/test_browser.py`, run {stamp}: JupyterLab and "
-                      "headless Chromium on the same machine, the SEA stepper of the tour), "
-                      "timed with the page's clock from the click on *step 1*: until the "
-                      "readout shows the new position "
-                      + ", ".join(f"{v:.0f}" for v in readout) + " ms; until the last change "
-                      "of the whole panel, tree included (no further change for 300 ms after "
-                      "it) " + ", ".join(f"{v:.0f}" for v in settled) + " ms."]
+            lines += [
+                "",
+                f"In the browser (`tests/test_browser.py`, run {stamp}: JupyterLab and "
+                "headless Chromium on the same machine, the SEA stepper of the tour), "
+                "timed with the page's clock from the click on *step 1*: until the "
+                "readout shows the new position "
+                + ", ".join(f"{v:.0f}" for v in readout)
+                + " ms; until the last change "
+                "of the whole panel, tree included (no further change for 300 ms after "
+                "it) " + ", ".join(f"{v:.0f}" for v in settled) + " ms.",
+            ]
     markdown = "\n".join(lines) + "\n"
     print(markdown)
     if not args.quick:

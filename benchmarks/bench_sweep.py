@@ -34,6 +34,7 @@ millisecond each), where the overhead dominates.
     .venv/bin/python benchmarks/bench_sweep.py            # about 4 minutes on 2 cores
     .venv/bin/python benchmarks/bench_sweep.py --quick    # a smoke test, written to results/tmp/
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,11 +62,16 @@ def _timed(label, **kwargs):
     wall = time.perf_counter() - t0
     if (df.error != "").any():
         raise SystemExit(f"{label}: cells failed: {df.error[df.error != ''].iloc[0]}")
-    started = [pd.Timestamp(f).to_pydatetime() - dt.timedelta(seconds=c)
-               for f, c in zip(df.finished, df.cell_seconds)]
+    started = [
+        pd.Timestamp(f).to_pydatetime() - dt.timedelta(seconds=c)
+        for f, c in zip(df.finished, df.cell_seconds)
+    ]
     startup = max(0.0, (min(started) - start_wall).total_seconds())
-    print(f"  {label}: {len(df)} cells in {wall:.2f} s (first cell started after "
-          f"{startup:.2f} s), load {loadavg()}", flush=True)
+    print(
+        f"  {label}: {len(df)} cells in {wall:.2f} s (first cell started after "
+        f"{startup:.2f} s), load {loadavg()}",
+        flush=True,
+    )
     return df, wall, startup
 
 
@@ -85,17 +91,27 @@ def _same(a, b) -> bool:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cells", type=int, default=40, help="equal cells (default 40)")
-    ap.add_argument("--stream", default="random_tree",
-                    help="stream of the equal cells (default random_tree: MOA's generator)")
+    ap.add_argument(
+        "--stream",
+        default="random_tree",
+        help="stream of the equal cells (default random_tree: MOA's generator)",
+    )
     ap.add_argument("--n", type=int, default=1_300_000, help="rows per cell (default 1.3M)")
     ap.add_argument("--tiny-cells", type=int, default=400, help="cells of the overhead sweep")
     ap.add_argument("--tiny-n", type=int, default=500, help="SEA rows per tiny cell")
     ap.add_argument("--processes", type=int, default=default_processes())
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="serial and local runs, alternating (default 3; best of each counts)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="serial and local runs, alternating (default 3; best of each counts)",
+    )
     ap.add_argument("--no-dask", action="store_true", help="skip the LocalCluster run")
-    ap.add_argument("--quick", action="store_true",
-                    help="40 cells of 100k rows, 100 tiny cells; written to results/tmp/")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="40 cells of 100k rows, 100 tiny cells; written to results/tmp/",
+    )
     ap.add_argument("--out", type=Path, default=None, help="Markdown file to write")
     args = ap.parse_args(argv)
     if args.quick:
@@ -103,40 +119,65 @@ def main(argv=None):
     out = args.out or (TMP / "sweep_quick.md" if args.quick else RESULTS / "sweep.md")
     P = args.processes
     info = machine_info(with_java=False)
-    print(f"bench_sweep: {args.cells} cells of {args.stream} n={args.n:,}, {P} processes; load "
-          f"{info['loadavg_start']}", flush=True)
+    print(
+        f"bench_sweep: {args.cells} cells of {args.stream} n={args.n:,}, {P} processes; load "
+        f"{info['loadavg_start']}",
+        flush=True,
+    )
 
     # kernels loaded in this process first, so that the serial baseline pays no start-up
     sweep.run("HoeffdingTree", None, {"sea": {"n": 1000}}, backend="serial", progress=False)
 
-    big = dict(learners="HoeffdingTree", grid=None, streams={args.stream: {"n": args.n}},
-               seeds=range(1, args.cells + 1), progress=False)
-    tiny = dict(learners="HoeffdingTree", grid=None, streams={"sea": {"n": args.tiny_n}},
-                seeds=range(1, args.tiny_cells + 1), progress=False)
-    runs = []                                   # (backend, repeat, df, wall, start-up, P, load)
+    big = dict(
+        learners="HoeffdingTree",
+        grid=None,
+        streams={args.stream: {"n": args.n}},
+        seeds=range(1, args.cells + 1),
+        progress=False,
+    )
+    tiny = dict(
+        learners="HoeffdingTree",
+        grid=None,
+        streams={"sea": {"n": args.tiny_n}},
+        seeds=range(1, args.tiny_cells + 1),
+        progress=False,
+    )
+    runs = []  # (backend, repeat, df, wall, start-up, P, load)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        for r in range(1, args.repeat + 1):     # alternate, so that a burst of other people's
-            for name, kw, procs in (("serial", dict(backend="serial"), 1),      # load hits both
-                                    ("local", dict(processes=P), P)):
-                df, wall, start = _timed(f"{name} #{r}", **big, **kw,
-                                         results=tmp / f"{name}{r}.csv")
+        for r in range(1, args.repeat + 1):  # alternate, so that a burst of other people's
+            for name, kw, procs in (
+                ("serial", dict(backend="serial"), 1),  # load hits both
+                ("local", dict(processes=P), P),
+            ):
+                df, wall, start = _timed(
+                    f"{name} #{r}", **big, **kw, results=tmp / f"{name}{r}.csv"
+                )
                 runs.append((name, r, df, wall, start, procs, loadavg()))
         if not args.no_dask:
             import logging
 
             import distributed
-            with distributed.LocalCluster(n_workers=P, threads_per_worker=1, processes=True,
-                                          dashboard_address=None,
-                                          silence_logs=logging.ERROR) as lc, \
-                    distributed.Client(lc) as client:
+
+            with (
+                distributed.LocalCluster(
+                    n_workers=P,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                ) as lc,
+                distributed.Client(lc) as client,
+            ):
                 client.run(lambda: __import__("workbench.sweep.worker"))
                 df, wall, start = _timed("dask", **big, client=client, results=tmp / "d.csv")
             runs.append(("dask", 1, df, wall, start, P, loadavg()))
-        t_ser, t_ser_wall, _ = _timed("serial, tiny cells", **tiny, backend="serial",
-                                      results=tmp / "ts.csv")
-        t_loc, t_loc_wall, t_loc_start = _timed("local, tiny cells", **tiny, processes=P,
-                                                results=tmp / "tl.csv")
+        t_ser, t_ser_wall, _ = _timed(
+            "serial, tiny cells", **tiny, backend="serial", results=tmp / "ts.csv"
+        )
+        t_loc, t_loc_wall, t_loc_start = _timed(
+            "local, tiny cells", **tiny, processes=P, results=tmp / "tl.csv"
+        )
     info["loadavg_end"] = loadavg()
 
     def best(name):
@@ -156,7 +197,8 @@ def main(argv=None):
         "# Parameter sweeps: local processes and Dask against serial",
         "",
         f"Written by `benchmarks/bench_sweep.py` on {info['date']}"
-        + (" (--quick)" if args.quick else "") + f", git {info.get('git') or 'n/a'}.",
+        + (" (--quick)" if args.quick else "")
+        + f", git {info.get('git') or 'n/a'}.",
         "",
         "| machine | |",
         "| --- | --- |",
@@ -190,10 +232,12 @@ def main(argv=None):
             pair = f"{previous / wall:.2f}x"
             if name == "local":
                 pairs.append(previous / wall)
-        lines.append(f"| {name} ({procs} process{'es' if procs > 1 else ''}) | {r} | "
-                     f"{wall:.2f} | {ser_wall / wall:.2f}x | {pair} | {start:.2f} | "
-                     f"{df.cell_seconds.sum():.2f} | {df.cpu_seconds.sum():.2f} | "
-                     f"{1000 * o:.1f} | {same} | {load} |")
+        lines.append(
+            f"| {name} ({procs} process{'es' if procs > 1 else ''}) | {r} | "
+            f"{wall:.2f} | {ser_wall / wall:.2f}x | {pair} | {start:.2f} | "
+            f"{df.cell_seconds.sum():.2f} | {df.cpu_seconds.sum():.2f} | "
+            f"{1000 * o:.1f} | {same} | {load} |"
+        )
     lines += [
         "",
         f"{args.stream} was chosen because two of its cells side by side take the same CPU "
@@ -224,7 +268,8 @@ def main(argv=None):
         f"{args.repeat} each): **{speedup:.2f}x** (target >= 1.7x): "
         f"{'PASS' if speedup >= 1.7 and args.cells >= 40 else 'MISS'}; each local run "
         f"against the serial run just before it: "
-        + ", ".join(f"{p:.2f}x" for p in pairs) + ". Expected on an idle machine from the "
+        + ", ".join(f"{p:.2f}x" for p in pairs)
+        + ". Expected on an idle machine from the "
         f"cells' CPU time and the start-up: {expected:.2f}x.",
         f"- Per-cell overhead: **{1000 * o_big:.1f} ms** on the equal cells, "
         f"**{1000 * o_tiny:.2f} ms** on tiny cells (target < 50 ms): "

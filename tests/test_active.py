@@ -1,4 +1,5 @@
 """Label-query strategies, the ACTIVE protocol and DDM (paper 000 Algorithms 2, 3, 5-7)."""
+
 import math
 
 import numpy as np
@@ -7,8 +8,14 @@ from scipy import stats
 
 from workbench import active, bounds, drift, evaluate, streams
 from workbench._rng import seed_state
-from workbench.active.strategies import (CONFTREE, RANDOM, SELECTIVE_SAMPLING, SPLIT,
-                                         VAR_UNCERTAINTY, decide)
+from workbench.active.strategies import (
+    CONFTREE,
+    RANDOM,
+    SELECTIVE_SAMPLING,
+    SPLIT,
+    VAR_UNCERTAINTY,
+    decide,
+)
 from workbench.learners import CTree, HoeffdingTree
 
 
@@ -20,8 +27,9 @@ def _params(s=0.01, nu=0.2, delta=-1.0, sigma=1.0):
 def test_random_strategy_rate():
     rng = seed_state(3, 0)
     state = np.ones(1)
-    hits = sum(decide(RANDOM, _params(), state, rng, 0.3, 0.9, 0.1, 10.0, 5.0)[0]
-               for _ in range(20_000))
+    hits = sum(
+        decide(RANDOM, _params(), state, rng, 0.3, 0.9, 0.1, 10.0, 5.0)[0] for _ in range(20_000)
+    )
     assert stats.binomtest(hits, 20_000, 0.3).pvalue > 1e-3
 
 
@@ -40,8 +48,10 @@ def test_selective_sampling_probability():
     rng = seed_state(5, 0)
     state = np.ones(1)
     B, gap = 0.2, 0.3
-    hits = sum(decide(SELECTIVE_SAMPLING, _params(), state, rng, B, 0.8, gap, 50.0, 9.0)[0]
-               for _ in range(20_000))
+    hits = sum(
+        decide(SELECTIVE_SAMPLING, _params(), state, rng, B, 0.8, gap, 50.0, 9.0)[0]
+        for _ in range(20_000)
+    )
     assert stats.binomtest(hits, 20_000, B / (B + gap)).pvalue > 1e-3
 
 
@@ -49,15 +59,15 @@ def test_conftree_queries_inconsistent_leaves_and_samples_consistent_ones():
     rng = seed_state(6, 0)
     state = np.ones(1)
     t, m, B = 1000.0, 200.0, 0.1
-    eps = bounds.leaf_consistency(m, t, 1 / t)            # delta = 1/t
+    eps = bounds.leaf_consistency(m, t, 1 / t)  # delta = 1/t
     # not consistent: always asked
-    assert all(decide(CONFTREE, _params(), state, rng, B, 0.6, eps * 0.99, m, t)[0]
-               for _ in range(200))
+    assert all(
+        decide(CONFTREE, _params(), state, rng, B, 0.6, eps * 0.99, m, t)[0] for _ in range(200)
+    )
     # consistent: asked with probability (B + eps) / (B + eps + gap)
     gap = 0.4
     assert gap > eps
-    hits = sum(decide(CONFTREE, _params(), state, rng, B, 0.9, gap, m, t)[0]
-               for _ in range(20_000))
+    hits = sum(decide(CONFTREE, _params(), state, rng, B, 0.9, gap, m, t)[0] for _ in range(20_000))
     assert stats.binomtest(hits, 20_000, (B + eps) / (B + eps + gap)).pvalue > 1e-3
     # an empty leaf is always asked
     assert decide(CONFTREE, _params(), state, rng, B, 0.5, 0.0, 0.0, t)[0]
@@ -66,8 +76,10 @@ def test_conftree_queries_inconsistent_leaves_and_samples_consistent_ones():
 def test_split_strategy_random_share():
     rng = seed_state(7, 0)
     state = np.ones(1)
-    from_random = sum(decide(SPLIT, _params(nu=0.2), state, rng, 0.5, 0.9, 0.3, 5.0, 3.0)[1]
-                      for _ in range(20_000))
+    from_random = sum(
+        decide(SPLIT, _params(nu=0.2), state, rng, 0.5, 0.9, 0.3, 5.0, 3.0)[1]
+        for _ in range(20_000)
+    )
     assert stats.binomtest(from_random, 20_000, 0.2).pvalue > 1e-3
 
 
@@ -82,13 +94,14 @@ def elec():
 @pytest.mark.parametrize("budget", [0.1, 0.4])
 def test_query_rate_never_exceeds_the_budget(elec, name, budget):
     X, y = elec
-    res = evaluate.prequential(CTree(6, c=0.05), X, y, strategy=active.STRATEGIES[name](seed=2),
-                               budget=budget)
+    res = evaluate.prequential(
+        CTree(6, c=0.05), X, y, strategy=active.STRATEGIES[name](seed=2), budget=budget
+    )
     running = np.cumsum(res.queried) / np.arange(1, len(y) + 1)
     assert running.max() <= budget + 1e-12
     assert res.labels_used == int(res.queried.sum()) > 0
     assert res.query_rate == pytest.approx(res.labels_used / len(y))
-    assert res.n == len(y)           # every instance is predicted and counted
+    assert res.n == len(y)  # every instance is predicted and counted
 
 
 def test_active_learns_only_the_queried_instances(elec):
@@ -112,10 +125,22 @@ def test_budget_one_with_random_strategy_is_full(elec):
 
 def test_active_runs_are_reproducible(elec):
     X, y = elec
-    a = evaluate.prequential(CTree(6, c=0.05), X, y, strategy=active.RndVarUncertainty(seed=9),
-                             budget=0.2, drift_detection=True)
-    b = evaluate.prequential(CTree(6, c=0.05), X, y, strategy=active.RndVarUncertainty(seed=9),
-                             budget=0.2, drift_detection=True)
+    a = evaluate.prequential(
+        CTree(6, c=0.05),
+        X,
+        y,
+        strategy=active.RndVarUncertainty(seed=9),
+        budget=0.2,
+        drift_detection=True,
+    )
+    b = evaluate.prequential(
+        CTree(6, c=0.05),
+        X,
+        y,
+        strategy=active.RndVarUncertainty(seed=9),
+        budget=0.2,
+        drift_detection=True,
+    )
     assert np.array_equal(a.queried, b.queried) and np.array_equal(a.predictions, b.predictions)
 
 
@@ -146,10 +171,14 @@ def test_ddm_levels_by_hand():
     assert 0.25 + 3 * s_min == pytest.approx(0.3799038, abs=1e-7)
     out = [ddm.update(1) for _ in range(13)]
     assert out == [drift.NONE] * 5 + [drift.WARNING] * 7 + [drift.DRIFT]
-    assert ddm.n == 0                                  # a drift resets the detector
+    assert ddm.n == 0  # a drift resets the detector
     # the same levels through bounds.ddm_levels at the two crossings (k = 5, 6 and 12, 13)
-    for k, level in ((5, (False, False)), (6, (True, False)), (12, (True, False)),
-                     (13, (True, True))):
+    for k, level in (
+        (5, (False, False)),
+        (6, (True, False)),
+        (12, (True, False)),
+        (13, (True, True)),
+    ):
         p = (25 + k) / (100 + k)
         got = bounds.ddm_levels(p, math.sqrt(p * (1 - p) / (100 + k)), 0.25, s_min, strict=True)
         assert tuple(map(bool, got)) == level, k
@@ -163,16 +192,16 @@ def test_ddm_detects_a_jump_and_not_a_stationary_stream():
     w, d = drift.DDM().run(jump)
     # (DDM may also fire early, while p_min + s_min rests on few errors: finding 12)
     after = np.flatnonzero(d[5_000:])
-    assert after.size and after[0] < 300      # the jump is caught within 300 instances
+    assert after.size and after[0] < 300  # the jump is caught within 300 instances
     first = 5_000 + int(after[0])
-    assert w[first]                           # the drift zone is inside the warning zone
+    assert w[first]  # the drift zone is inside the warning zone
 
 
 def test_drift_detection_resets_the_tree():
     X1, y1 = streams.sea(n=20_000, seed=1, concept=0, noise=0.0)
     X2, y2 = streams.sea(n=20_000, seed=2, concept=0, noise=0.0)
     X = np.r_[X1, X2]
-    y = np.r_[y1, 1 - y2]                    # the concept flips: every label inverted
+    y = np.r_[y1, 1 - y2]  # the concept flips: every label inverted
     res = evaluate.prequential(HoeffdingTree(3, 2), X, y, drift_detection=True)
     assert res.n_drifts >= 1
     no = evaluate.prequential(HoeffdingTree(3, 2), X, y)
@@ -182,6 +211,7 @@ def test_drift_detection_resets_the_tree():
 
 def test_montecarlo_uses_the_same_ddm():
     from workbench import montecarlo
+
     errs = (np.random.default_rng(3).random(3000) < 0.3).astype(float)
     w1, d1 = montecarlo.ddm_run(errs, 30, True)
     w2, d2 = drift.DDM(strict=True).run(errs)
@@ -190,7 +220,8 @@ def test_montecarlo_uses_the_same_ddm():
 
 def test_leaf_consistency_radius():
     assert bounds.leaf_consistency(50, 1000, 0.01) == pytest.approx(
-        math.sqrt(math.log(2 * 1000 / 0.01) / 100))
+        math.sqrt(math.log(2 * 1000 / 0.01) / 100)
+    )
 
 
 def test_one_by_one_and_kernel_paths_agree(elec):
@@ -208,7 +239,7 @@ def test_one_by_one_and_kernel_paths_agree(elec):
             queried.append(q)
             if q:
                 a_model.learn_one(xi, yi)
-        p1, q1 = b.run(b_model, X[:1500], y[:1500])     # in two slices: counts carry over
+        p1, q1 = b.run(b_model, X[:1500], y[:1500])  # in two slices: counts carry over
         p2, q2 = b.run(b_model, X[1500:], y[1500:])
         assert np.array_equal(np.r_[q1, q2], queried), name
         assert np.array_equal(np.r_[p1, p2], preds), name

@@ -11,6 +11,7 @@ Three kinds of test:
    as printed in its paper does not hold, a test pins down the failure (p-value < 1e-6) and the
    reading under which it holds.  The numbers are quoted in docs/bounds_findings.md.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,8 @@ from workbench import montecarlo as mc
 
 pytestmark = pytest.mark.filterwarnings("error::FutureWarning")
 
-ALPHA = 1e-3          # a bound "holds" when the binomial test does not reject at this level
-STRONG = 1e-6         # a bound "fails" when the binomial test rejects at this level
+ALPHA = 1e-3  # a bound "holds" when the binomial test does not reject at this level
+STRONG = 1e-6  # a bound "fails" when the binomial test rejects at this level
 
 
 def pvalue_greater(k, n, p):
@@ -38,7 +39,7 @@ def trials_for_power(delta, factor=2.0, alpha=ALPHA, power=0.99):
     by the one-sided binomial test at level alpha with probability >= power."""
     n = 100
     while True:
-        k_crit = stats.binom.isf(alpha, n, delta)          # reject when k > k_crit
+        k_crit = stats.binom.isf(alpha, n, delta)  # reject when k > k_crit
         if stats.binom.sf(k_crit, n, min(1.0, factor * delta)) >= power:
             return n
         n *= 2
@@ -108,8 +109,11 @@ BAD_CALLS = [
 ]
 
 
-@pytest.mark.parametrize("fn,args,kwargs,name", BAD_CALLS,
-                         ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(BAD_CALLS)])
+@pytest.mark.parametrize(
+    "fn,args,kwargs,name",
+    BAD_CALLS,
+    ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(BAD_CALLS)],
+)
 def test_bad_argument_raises_value_error_naming_it(fn, args, kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         fn(*args, **kwargs)
@@ -137,7 +141,9 @@ POINTS = [(1, 0.5), (7, 0.05), (100, 1e-3), (2500, 1e-7), (1e6, 0.3)]
 def test_hoeffding_solves_its_tail_equation(m, delta):
     for R in (1.0, math.log2(3)):
         # Hoeffding: P(mean - mu >= eps) <= exp(-2 m eps^2 / R^2); set the tail equal to delta
-        root = optimize.brentq(lambda e, R=R: math.exp(-2 * m * e * e / R ** 2) - delta, 1e-12, 10 * R)
+        root = optimize.brentq(
+            lambda e, R=R: math.exp(-2 * m * e * e / R**2) - delta, 1e-12, 10 * R
+        )
         assert B.hoeffding(m, delta, R) == pytest.approx(root, rel=1e-10)
 
 
@@ -146,7 +152,8 @@ def test_mcdiarmid_constant_from_natural_logs(m, delta):
     for K in (2, 3, 10):
         C = 6 * (K / math.log(2) + math.log(2 * m) / math.log(2)) + 2 * math.log(K) / math.log(2)
         assert B.mcdiarmid_entropy(m, delta, K) == pytest.approx(
-            C * math.sqrt(math.log(1 / delta) / (2 * m)), rel=1e-12)
+            C * math.sqrt(math.log(1 / delta) / (2 * m)), rel=1e-12
+        )
 
 
 def _mcdiarmid_radius(c, m, delta):
@@ -167,11 +174,13 @@ def test_entropy_bound_from_proof_ingredients(m, delta):
 
 @pytest.mark.parametrize("m,delta", POINTS)
 def test_gini_bound_from_proof_ingredients(m, delta):
-    conc = _mcdiarmid_radius(4 / m, m, delta)            # c = 4/m, eq. (13)
+    conc = _mcdiarmid_radius(4 / m, m, delta)  # c = 4/m, eq. (13)
     # bias of one harmonic-mean term: max over p, q of 2 sd(p_hat) + 2 sd(q_hat), eq. (15)
-    res = optimize.minimize(lambda v: -(2 * math.sqrt(v[0] * (1 - v[0]) / m)
-                                        + 2 * math.sqrt(v[1] * (1 - v[1]) / m)),
-                            x0=[0.3, 0.6], bounds=[(1e-9, 1 - 1e-9)] * 2)
+    res = optimize.minimize(
+        lambda v: -(2 * math.sqrt(v[0] * (1 - v[0]) / m) + 2 * math.sqrt(v[1] * (1 - v[1]) / m)),
+        x0=[0.3, 0.6],
+        bounds=[(1e-9, 1 - 1e-9)] * 2,
+    )
     bias_one = -res.fun
     assert bias_one == pytest.approx(2 / math.sqrt(m), rel=1e-6)
     assert B.gini(m, delta) == pytest.approx(conc + 2 * bias_one, rel=1e-6)
@@ -192,7 +201,7 @@ def test_lemma3_holds_exactly():
         for m in range(1, 121):
             k = np.arange(m + 1)[:, None]
             dev = np.abs(np.sqrt(k / m) - np.sqrt(ps[None, :]))
-            fail = (stats.binom.pmf(k, m, ps[None, :]) * (dev > math.sqrt(math.log(2 / delta) / m)))
+            fail = stats.binom.pmf(k, m, ps[None, :]) * (dev > math.sqrt(math.log(2 / delta) / m))
             worst = max(worst, fail.sum(axis=0).max())
         assert worst <= delta, (delta, worst)
 
@@ -200,25 +209,31 @@ def test_lemma3_holds_exactly():
 def test_ctree_epsilon_is_the_union_bound_schedule():
     rng = np.random.default_rng(0)
     m = rng.integers(1, 5000, 50)
-    t = m + rng.integers(0, 10 ** 6, 50)
+    t = m + rng.integers(0, 10**6, 50)
     h = rng.integers(0, 30, 50)
     d = rng.integers(1, 100, 50)
-    for name, fn in (("entropy", B.entropy), ("gini", B.gini), ("kearns_mansour", B.kearns_mansour)):
+    for name, fn in (
+        ("entropy", B.entropy),
+        ("gini", B.gini),
+        ("kearns_mansour", B.kearns_mansour),
+    ):
         got = B.ctree_epsilon(m, 0.05, h, t, d, bound=name)
-        want = [fn(mi, 0.05 / ((hi + 1) * (hi + 2) * ti * di * mi))
-                for mi, hi, ti, di in zip(m, h, t, d)]
+        want = [
+            fn(mi, 0.05 / ((hi + 1) * (hi + 2) * ti * di * mi))
+            for mi, hi, ti, di in zip(m, h, t, d)
+        ]
         np.testing.assert_allclose(got, want, rtol=1e-12)
     # the depth weights 1/((h+1)(h+2)) telescope to 1 (appendix D)
-    H = 10 ** 6
+    H = 10**6
     assert sum(1.0 / ((k + 1) * (k + 2)) for k in range(H + 1)) == pytest.approx(1 - 1 / (H + 2))
 
 
 def test_ctree_practical_counts_depth_from_one():
     # eq. (10) c sqrt(ln(m^2 h^2 t d) / m): with the root at depth 0 as printed, ln(0);
     # the function uses h = depth + 1
-    m, t, d, c = 400.0, 10 ** 5, 5, 0.7
+    m, t, d, c = 400.0, 10**5, 5, 0.7
     with pytest.raises(ValueError):
-        math.log(m * m * 0 ** 2 * t * d)
+        math.log(m * m * 0**2 * t * d)
     for depth in (0, 1, 7):
         want = c * math.sqrt(math.log(m * m * (depth + 1) ** 2 * t * d) / m)
         assert B.ctree_practical(m, depth, t, d, c) == pytest.approx(want, rel=1e-13)
@@ -229,7 +244,7 @@ def test_ctree_practical_counts_depth_from_one():
     assert eq7 / eq10 > 1.5
 
 
-@pytest.mark.parametrize("m,t,delta", [(1, 1, 0.5), (10, 100, 0.05), (1000, 10 ** 6, 1e-4)])
+@pytest.mark.parametrize("m,t,delta", [(1, 1, 0.5), (10, 100, 0.05), (1000, 10**6, 1e-4)])
 def test_leaf_consistency_solves_two_sided_hoeffding_at_delta_over_t(m, t, delta):
     root = optimize.brentq(lambda e: 2 * math.exp(-2 * m * e * e) - delta / t, 1e-14, 100)
     assert B.leaf_consistency(m, t, delta) == pytest.approx(root, rel=1e-10)
@@ -253,18 +268,27 @@ def _interval_by_quadrature(n_pos, n_neg, delta, kind):
     """001 eqs. (3)-(4) computed independently: roots in mu of H(mu) = eps (brentq), posterior
     mass between them by quadrature of the Beta density, then f(eps) = delta solved in eps."""
     a, b = n_pos + 1, n_neg + 1
-    H = {"entropy": lambda u: -special.xlogy(u, u) - special.xlogy(1 - u, 1 - u),
-         "variance": lambda u: u * (1 - u),
-         "std": lambda u: math.sqrt(u * (1 - u))}[kind]
+    H = {
+        "entropy": lambda u: -special.xlogy(u, u) - special.xlogy(1 - u, 1 - u),
+        "variance": lambda u: u * (1 - u),
+        "std": lambda u: math.sqrt(u * (1 - u)),
+    }[kind]
     hmax = H(0.5)
 
-    def f(eps):   # P(H(mu) >= eps)
+    def f(eps):  # P(H(mu) >= eps)
         lo = optimize.brentq(lambda u: H(u) - eps, 0.0, 0.5, xtol=1e-15)
         hi = 1.0 - optimize.brentq(lambda u: H(1 - u) - eps, 0.0, 0.5, xtol=1e-15)
         pts = [stats.beta.ppf(q, a, b) for q in (0.25, 0.5, 0.75)]
         pts = [p for p in pts if lo < p < hi]
-        val, _ = integrate.quad(lambda u: stats.beta.pdf(u, a, b), lo, hi, points=pts or None,
-                                epsabs=1e-14, epsrel=1e-12, limit=200)
+        val, _ = integrate.quad(
+            lambda u: stats.beta.pdf(u, a, b),
+            lo,
+            hi,
+            points=pts or None,
+            epsabs=1e-14,
+            epsrel=1e-12,
+            limit=200,
+        )
         return val
 
     upper = optimize.brentq(lambda e: f(e) - delta, 1e-12, hmax * (1 - 1e-12), xtol=1e-14)
@@ -273,8 +297,10 @@ def _interval_by_quadrature(n_pos, n_neg, delta, kind):
 
 
 @pytest.mark.parametrize("kind", ["entropy", "variance", "std"])
-@pytest.mark.parametrize("n_pos,n_neg,delta", [(0, 0, 0.05), (3, 11, 0.1), (40, 40, 0.025),
-                                               (150, 20, 0.2), (2, 300, 0.01)])
+@pytest.mark.parametrize(
+    "n_pos,n_neg,delta",
+    [(0, 0, 0.05), (3, 11, 0.1), (40, 40, 0.025), (150, 20, 0.2), (2, 300, 0.01)],
+)
 def test_credible_interval_against_quadrature(kind, n_pos, n_neg, delta):
     lo, up = B.credible_interval(n_pos, n_neg, delta, kind)
     qlo, qup = _interval_by_quadrature(n_pos, n_neg, delta, kind)
@@ -282,11 +308,16 @@ def test_credible_interval_against_quadrature(kind, n_pos, n_neg, delta):
     assert up == pytest.approx(qup, rel=1e-7, abs=1e-12)
     # posterior probability of the interval is 1 - 2 delta (scipy's Beta CDF)
     a, b = n_pos + 1, n_neg + 1
-    Hs = {"entropy": lambda u: -special.xlogy(u, u) - special.xlogy(1 - u, 1 - u),
-          "variance": lambda u: u * (1 - u), "std": lambda u: np.sqrt(u * (1 - u))}[kind]
+    Hs = {
+        "entropy": lambda u: -special.xlogy(u, u) - special.xlogy(1 - u, 1 - u),
+        "variance": lambda u: u * (1 - u),
+        "std": lambda u: np.sqrt(u * (1 - u)),
+    }[kind]
     grid = np.sort(stats.beta.rvs(a, b, size=400_000, random_state=5))
     inside = np.mean((Hs(grid) >= lo) & (Hs(grid) <= up))
-    assert abs(inside - (1 - 2 * delta)) < 4 * math.sqrt(2 * delta * (1 - 2 * delta) / 400_000) + 1e-4
+    assert (
+        abs(inside - (1 - 2 * delta)) < 4 * math.sqrt(2 * delta * (1 - 2 * delta) / 400_000) + 1e-4
+    )
 
 
 def test_001_printed_direction_of_the_beta_cdf_is_reversed():
@@ -304,20 +335,21 @@ def test_001_printed_direction_of_the_beta_cdf_is_reversed():
 def test_risk_upper_against_scipy(n_pos, n_neg, delta):
     W = 3.5
     a, b = n_pos + 1, n_neg + 1
-    if n_pos >= n_neg:                     # predicts 1, risk W (1 - mu)
+    if n_pos >= n_neg:  # predicts 1, risk W (1 - mu)
         want = W * (1 - stats.beta.ppf(delta, a, b))
-    else:                                  # predicts 0, risk W mu
+    else:  # predicts 0, risk W mu
         want = W * stats.beta.ppf(1 - delta, a, b)
     assert B.risk_upper(n_pos, n_neg, delta, W) == pytest.approx(want, rel=1e-9)
-    if n_pos == n_neg:                     # both branches of eq. (7) agree at mu_hat = 1/2
+    if n_pos == n_neg:  # both branches of eq. (7) agree at mu_hat = 1/2
         other = W * stats.beta.ppf(1 - delta, a, b)
         assert B.risk_upper(n_pos, n_neg, delta, W) == pytest.approx(other, rel=1e-9)
 
 
 def test_heterogeneity_functions():
     mu = np.linspace(0, 1, 101)
-    np.testing.assert_allclose(B.heterogeneity(mu, "entropy"),
-                               [stats.entropy([u, 1 - u]) for u in mu], atol=1e-15)
+    np.testing.assert_allclose(
+        B.heterogeneity(mu, "entropy"), [stats.entropy([u, 1 - u]) for u in mu], atol=1e-15
+    )
     np.testing.assert_allclose(B.heterogeneity(mu, "variance"), mu * (1 - mu), atol=1e-16)
     np.testing.assert_allclose(B.heterogeneity(mu, "std"), np.sqrt(mu * (1 - mu)), atol=1e-16)
 
@@ -339,27 +371,42 @@ def test_ddm_levels_against_explicit_thresholds():
 
 @njit(cache=True)
 def _all_cores(m, delta, t):
-    return (B.hoeffding_nb(m, delta, 1.0), B.mcdiarmid_entropy_nb(m, delta, 2.0),
-            B.entropy_nb(m, delta), B.gini_nb(m, delta), B.kearns_mansour_nb(m, delta),
-            B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_GINI),
-            B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_ENTROPY),
-            B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_KEARNS_MANSOUR),
-            B.ctree_practical_nb(m, 2.0, t, 4.0, 0.5), B.leaf_consistency_nb(m, t, delta),
-            B.credible_interval_nb(7.0, 3.0, 0.05, B.HET_STD)[1],
-            B.risk_upper_nb(7.0, 3.0, delta, 2.0),
-            1.0 * B.ddm_levels_nb(0.2, 0.05, 0.1, 0.02, False)[1])
+    return (
+        B.hoeffding_nb(m, delta, 1.0),
+        B.mcdiarmid_entropy_nb(m, delta, 2.0),
+        B.entropy_nb(m, delta),
+        B.gini_nb(m, delta),
+        B.kearns_mansour_nb(m, delta),
+        B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_GINI),
+        B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_ENTROPY),
+        B.ctree_epsilon_nb(m, delta, 2.0, t, 4.0, B.BOUND_KEARNS_MANSOUR),
+        B.ctree_practical_nb(m, 2.0, t, 4.0, 0.5),
+        B.leaf_consistency_nb(m, t, delta),
+        B.credible_interval_nb(7.0, 3.0, 0.05, B.HET_STD)[1],
+        B.risk_upper_nb(7.0, 3.0, delta, 2.0),
+        1.0 * B.ddm_levels_nb(0.2, 0.05, 0.1, 0.02, False)[1],
+    )
 
 
 def test_numba_cores_agree_with_public_functions():
     """The cores are callable from a jitted kernel and give what the Python functions give."""
     m, delta, t = 150.0, 0.02, 9000.0
     got = _all_cores(m, delta, t)
-    want = (B.hoeffding(m, delta), B.mcdiarmid_entropy(m, delta, 2), B.entropy(m, delta),
-            B.gini(m, delta), B.kearns_mansour(m, delta),
-            B.ctree_epsilon(m, delta, 2, t, 4, "gini"), B.ctree_epsilon(m, delta, 2, t, 4, "entropy"),
-            B.ctree_epsilon(m, delta, 2, t, 4, "kearns_mansour"), B.ctree_practical(m, 2, t, 4, 0.5),
-            B.leaf_consistency(m, t, delta), B.credible_interval(7, 3, 0.05, "std")[1],
-            B.risk_upper(7, 3, delta, 2.0), 1.0)
+    want = (
+        B.hoeffding(m, delta),
+        B.mcdiarmid_entropy(m, delta, 2),
+        B.entropy(m, delta),
+        B.gini(m, delta),
+        B.kearns_mansour(m, delta),
+        B.ctree_epsilon(m, delta, 2, t, 4, "gini"),
+        B.ctree_epsilon(m, delta, 2, t, 4, "entropy"),
+        B.ctree_epsilon(m, delta, 2, t, 4, "kearns_mansour"),
+        B.ctree_practical(m, 2, t, 4, 0.5),
+        B.leaf_consistency(m, t, delta),
+        B.credible_interval(7, 3, 0.05, "std")[1],
+        B.risk_upper(7, 3, delta, 2.0),
+        1.0,
+    )
     np.testing.assert_allclose(got, want, rtol=1e-14)
 
 
@@ -369,8 +416,11 @@ def test_numba_cores_agree_with_public_functions():
 
 # --- Hoeffding, 000 eq. (1), 003 eq. (7), 004 eq. (1) -----------------------------------------
 
-@pytest.mark.parametrize("p,m,delta", [(0.5, 2, 0.5), (0.417, 2, 0.5), (0.5, 10, 0.2),
-                                       (0.3, 100, 0.05), (0.5, 1000, 0.5)])
+
+@pytest.mark.parametrize(
+    "p,m,delta",
+    [(0.5, 2, 0.5), (0.417, 2, 0.5), (0.5, 10, 0.2), (0.3, 100, 0.05), (0.5, 1000, 0.5)],
+)
 def test_hoeffding_one_sided_holds(p, m, delta):
     sim = mc.simulate_means(p, m, trials=200_000, seed=11)
     for reading in ("one-sided", "lower"):
@@ -413,8 +463,13 @@ def tightest_laws():
 @pytest.mark.parametrize("est", THEOREMS)
 @pytest.mark.parametrize("m", [10, 100, 1000])
 def test_theorems_1_to_3_hold_at_the_tightest_law(est, m, tightest_laws):
-    sim = mc.simulate_estimators(tightest_laws[est], m, trials=20_000, seed=200 + m,
-                                 method="counts" if m >= 1000 else "examples")
+    sim = mc.simulate_estimators(
+        tightest_laws[est],
+        m,
+        trials=20_000,
+        seed=200 + m,
+        method="counts" if m >= 1000 else "examples",
+    )
     for delta in (0.5, 0.05):
         r = sim.check(est, delta)
         assert_holds(r["n_exceed"], r["trials"], delta, f"{est} m={m} delta={delta}")
@@ -459,8 +514,10 @@ def test_gini_and_km_as_printed_fail_and_corrected_reading_holds():
 
 
 def test_mcdiarmid_bound_holds_and_is_vacuous_for_small_m(tightest_laws):
-    for K, table in ((2, tightest_laws["info_gain"]),
-                     (3, np.array([[0.3, 0.05], [0.05, 0.3], [0.15, 0.15]]))):
+    for K, table in (
+        (2, tightest_laws["info_gain"]),
+        (3, np.array([[0.3, 0.05], [0.05, 0.3], [0.15, 0.15]])),
+    ):
         sim = mc.simulate_estimators(table, 100, trials=20_000, seed=500 + K)
         for delta in (0.5, 0.05):
             for center in ("truth", "mean"):
@@ -473,11 +530,21 @@ def test_mcdiarmid_bound_holds_and_is_vacuous_for_small_m(tightest_laws):
 
 # --- 000 Theorem 4 / eq. (7) and VFDT's rule ---------------------------------------------------
 
+
 def test_ctree_schedule_never_picks_a_suboptimal_split():
     # one nearly perfect feature, two weaker ones: C-Tree splits, always on the right feature
     theta = [[0.02, 0.98], [0.45, 0.55], [0.5, 0.5]]
-    r = mc.split_selection(0.5, theta, 0.05, rule="ctree", criterion="gini", m_max=8000,
-                           n_min=200, trials=4000, seed=600)
+    r = mc.split_selection(
+        0.5,
+        theta,
+        0.05,
+        rule="ctree",
+        criterion="gini",
+        m_max=8000,
+        n_min=200,
+        trials=4000,
+        seed=600,
+    )
     s = r.summary()
     assert s["p_split"] > 0.99
     # Theorem 4 at the root (h = 0) promises delta / ((h+1)(h+2)) = delta / 2
@@ -490,27 +557,31 @@ def test_vfdt_hoeffding_rule_on_information_gain_fails():
     the rule picks the worse attribute far more often than delta, even at a single look.  000's
     correction (2 eps) is still violated at delta = 1e-3."""
     theta = [[0.1, 0.9], [0.11, 0.89]]
-    r = mc.split_selection(0.5, theta, 0.05, rule="vfdt", m_max=50, n_min=50, trials=20_000,
-                           seed=700)
+    r = mc.split_selection(
+        0.5, theta, 0.05, rule="vfdt", m_max=50, n_min=50, trials=20_000, seed=700
+    )
     s = r.summary()
     assert_fails(s["n_suboptimal"], s["trials"], 0.05, "VFDT eps, delta = 0.05")
     assert s["p_suboptimal"] > 0.13
-    r = mc.split_selection(0.5, theta, 1e-3, rule="vfdt_2eps", m_max=50, n_min=50,
-                           trials=200_000, seed=701)
+    r = mc.split_selection(
+        0.5, theta, 1e-3, rule="vfdt_2eps", m_max=50, n_min=50, trials=200_000, seed=701
+    )
     s = r.summary()
     assert_fails(s["n_suboptimal"], s["trials"], 1e-3, "VFDT 2 eps, delta = 1e-3")
 
 
 # --- 000 Theorem 5 / eq. (9) -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("t,delta", [(20, 0.9), (200, 0.5), (1000, 0.1)])
 def test_leaf_consistency_theorem5_holds(t, delta):
     r = mc.leaf_consistency_failure(0.5, t, delta, trials=200_000, seed=800 + t)
     s = r.summary()
     assert_holds(s["p_fail"] * s["trials"], s["trials"], delta, f"Thm 5 t={t}")
-    assert s["exact_fail"] <= delta / (2 * t)     # conservative by a factor >= 2t here
-    r = mc.leaf_consistency_failure(0.5, t, delta, w=0.7, policy="conftree", budget=0.1,
-                                    trials=20_000, seed=900 + t)
+    assert s["exact_fail"] <= delta / (2 * t)  # conservative by a factor >= 2t here
+    r = mc.leaf_consistency_failure(
+        0.5, t, delta, w=0.7, policy="conftree", budget=0.1, trials=20_000, seed=900 + t
+    )
     assert_holds(r.n_fail, r.trials, delta, f"Thm 5 ConfTree policy t={t}")
 
 
@@ -518,8 +589,9 @@ def test_leaf_consistency_check_has_power():
     """With radius 0 (every non-tied leaf 'consistent') the failure rate is about 1/2 at
     p = 1/2 and the same test rejects."""
     from scipy.stats import binom
+
     m, p = 199, 0.5
-    fail = binom.cdf((m - 1) // 2, m, p)        # Y_hat < 1/2 although y* = 1
+    fail = binom.cdf((m - 1) // 2, m, p)  # Y_hat < 1/2 although y* = 1
     rng_sim = mc.simulate_means(p, m, trials=20_000, seed=810)
     n = int(np.count_nonzero(rng_sim.means < 0.5))
     assert abs(n / 20_000 - fail) < 0.02
@@ -527,6 +599,7 @@ def test_leaf_consistency_check_has_power():
 
 
 # --- 001: credible intervals, risk bound, split rule -------------------------------------------
+
 
 @pytest.mark.parametrize("kind", ["entropy", "variance", "std"])
 @pytest.mark.parametrize("n,delta", [(0, 0.05), (7, 0.2), (60, 0.05)])
@@ -587,15 +660,14 @@ def test_boct_split_rule_on_a_useless_split(mu):
     """Fig. 3's rule (parent lower end) installs a useless split far less often than 3 delta;
     the text's rule (parent upper end eps_p(delta)) does it with probability about 0.9 at 1/2."""
     delta = 0.05
-    r = mc.boct_null_split(mu, 20, 20, delta, "entropy", parent="lower", trials=100_000,
-                           seed=1400)
+    r = mc.boct_null_split(mu, 20, 20, delta, "entropy", parent="lower", trials=100_000, seed=1400)
     assert_holds(r.n_fired, r.trials, 3 * delta, "BOCT Fig. 3")
-    r = mc.boct_null_split(mu, 20, 20, delta, "entropy", parent="upper", trials=100_000,
-                           seed=1401)
+    r = mc.boct_null_split(mu, 20, 20, delta, "entropy", parent="upper", trials=100_000, seed=1401)
     assert_fails(r.n_fired, r.trials, 3 * delta, "BOCT as printed in the text")
 
 
 # --- DDM (002) -------------------------------------------------------------------------------
+
 
 def test_ddm_false_alarm_rate_is_far_above_the_nominal_level():
     """The drift level p_min + 3 s_min is a 99.87% one-sided normal quantile for one test (002

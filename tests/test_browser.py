@@ -11,6 +11,7 @@ Chromium comes from the system (``python3 dev.py test`` installs it with apt-get
 never downloads a browser.  Without Chromium the test is skipped only where it cannot be
 installed (not root, no passwordless sudo); in CI (``CI=true``) it fails.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -30,9 +31,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 TOUR = ROOT / "notebooks" / "00_tour.ipynb"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 pytestmark = pytest.mark.slow
@@ -61,12 +68,16 @@ def chromium():
         path = dev.ensure_chromium()
     if path is None:
         if IN_CI:
-            pytest.fail("Chromium is missing in CI: `python3 dev.py test` should have installed "
-                        "it with apt-get")
+            pytest.fail(
+                "Chromium is missing in CI: `python3 dev.py test` should have installed "
+                "it with apt-get"
+            )
         if _may_install():
             pytest.fail("Chromium is missing and installing it with apt-get failed")
-        pytest.skip("Chromium is not installed and cannot be installed here (not root, no "
-                    "passwordless sudo): run `sudo apt-get install chromium` to enable this test")
+        pytest.skip(
+            "Chromium is not installed and cannot be installed here (not root, no "
+            "passwordless sudo): run `sudo apt-get install chromium` to enable this test"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -85,10 +96,16 @@ def _free_port() -> int:
 def _write_settings(settings: Path) -> None:
     """Quiet JupyterLab: no news pop-up, no update check, every cell kept in the page."""
     for plugin, values in {
-            "@jupyterlab/apputils-extension/notification":
-                {"fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True},
-            "@jupyterlab/notebook-extension/tracker":
-                {"windowingMode": "none", "autoStartDefaultKernel": True}}.items():
+        "@jupyterlab/apputils-extension/notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+            "doNotDisturbMode": True,
+        },
+        "@jupyterlab/notebook-extension/tracker": {
+            "windowingMode": "none",
+            "autoStartDefaultKernel": True,
+        },
+    }.items():
         path = settings / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
@@ -98,20 +115,33 @@ def _write_settings(settings: Path) -> None:
 def lab(tmp_path_factory, chromium):
     # the kernels in numba's cache first (seconds when `dev.py test` has done it already): the
     # test is about the page, and a cold compile in the kernel takes a minute on a busy machine
-    subprocess.run([sys.executable, "-m", "workbench.precompile", "--group", "trees"],
-                   check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "workbench.precompile", "--group", "trees"], check=True, cwd=ROOT
+    )
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(TOUR, root / TOUR.name)
     settings = tmp_path_factory.mktemp("settings")
     _write_settings(settings)
     port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, WORKBENCH_FAST="1", JUPYTERLAB_SETTINGS_DIR=str(settings),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path_factory.mktemp("workspaces")))
+    env = dict(
+        os.environ,
+        WORKBENCH_FAST="1",
+        JUPYTERLAB_SETTINGS_DIR=str(settings),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp_path_factory.mktemp("workspaces")),
+    )
     log = open(root / "server.log", "w")
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={root}", "--LabApp.extension_manager=readonly",
-           "--ServerApp.port_retries=0"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.extension_manager=readonly",
+        "--ServerApp.port_retries=0",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
@@ -143,6 +173,7 @@ def lab(tmp_path_factory, chromium):
 @pytest.fixture(scope="module")
 def page(lab, chromium):
     from playwright.sync_api import sync_playwright
+
     ARTIFACTS.mkdir(exist_ok=True)
     console = []
     with sync_playwright() as p:
@@ -206,15 +237,20 @@ def _wait_t(page, stepper, t: int, timeout: float = 30_000) -> None:
     handle = stepper.element_handle()
     page.wait_for_function(
         "([el, t]) => { const r = el.querySelector('.wb-accuracy-readout');"
-        " return r && Number(r.dataset.t) === t; }", arg=[handle, t], timeout=timeout)
+        " return r && Number(r.dataset.t) === t; }",
+        arg=[handle, t],
+        timeout=timeout,
+    )
 
 
 def _wait_nodes(page, stepper, at_least: int, at_most: int | None = None) -> None:
     handle = stepper.element_handle()
     page.wait_for_function(
         "([el, lo, hi]) => { const n = el.querySelectorAll('.wb-tree svg g.node').length;"
-        " return n >= lo && (hi === null || n <= hi); }", arg=[handle, at_least, at_most],
-        timeout=30_000)
+        " return n >= lo && (hi === null || n <= hi); }",
+        arg=[handle, at_least, at_most],
+        timeout=30_000,
+    )
 
 
 def _split_chart(stepper):
@@ -237,8 +273,7 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     # ---------------------------------------------------------------- run all cells
     page.wait_for_selector(".jp-Notebook .jp-Cell")
     _accept_kernel_dialog(page)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                           timeout=120_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_text("Run All Cells", exact=True).click()
     _accept_kernel_dialog(page)
@@ -246,16 +281,20 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
         page.wait_for_function(
             "() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];"
             " return p.length > 0 && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }",
-            timeout=300_000)
+            timeout=300_000,
+        )
     except Exception as err:
         prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
         status = page.locator(".jp-Notebook-ExecutionIndicator").get_attribute("data-status")
-        raise AssertionError(f"Run All did not finish in 300 s: prompts {prompts}, kernel "
-                             f"status {status!r}; see test-artifacts/") from err
+        raise AssertionError(
+            f"Run All did not finish in 300 s: prompts {prompts}, kernel "
+            f"status {status!r}; see test-artifacts/"
+        ) from err
     finally:
         page.screenshot(path=str(ARTIFACTS / "00_after_run_all.png"))
-    errors = page.locator(".jp-OutputArea-output[data-mime-type="
-                          "'application/vnd.jupyter.stderr']").all_inner_texts()
+    errors = page.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    ).all_inner_texts()
     tracebacks = [e for e in errors if "Error" in e or "Traceback" in e]
     assert not tracebacks, f"a cell failed:\n{tracebacks[0][:3000]}"
     plots = page.locator(".jp-OutputArea-output img")
@@ -268,7 +307,7 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     page.wait_for_function("() => document.querySelectorAll('.wb-stepper').length >= 4")
     sea, elec = steppers.nth(0), steppers.nth(1)
     sea.scroll_into_view_if_needed()
-    _wait_nodes(page, sea, 1, 1)                  # the root leaf alone
+    _wait_nodes(page, sea, 1, 1)  # the root leaf alone
     _shot(sea, "01_sea_start.png")
 
     # ------------------------------------------------ step 1, five times (timed in the page)
@@ -290,9 +329,9 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     _step_until_split(page, sea, max_clicks=40)
     _wait_nodes(page, sea, 3)
     assert _nodes(sea) > nodes_before
-    assert sea.locator(".wb-tree svg g.node.wbrecent").count() == 1      # marked as new
+    assert sea.locator(".wb-tree svg g.node.wbrecent").count() == 1  # marked as new
     chart = _split_chart(sea)
-    assert chart.get_attribute("data-split") == "3400"                   # the tie deadline
+    assert chart.get_attribute("data-split") == "3400"  # the tie deadline
     assert chart.get_attribute("data-crossed") == "tie"
     assert chart.locator(".wb-split-marker").count() >= 1
     assert chart.locator("polyline.wb-quantity").count() >= 1
@@ -307,7 +346,7 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     _wait_nodes(page, elec, 3)
     chart = _split_chart(elec)
     assert chart.get_attribute("data-split") == "200"
-    assert chart.get_attribute("data-crossed") == "margin"   # G(best) - G(second) > epsilon
+    assert chart.get_attribute("data-crossed") == "margin"  # G(best) - G(second) > epsilon
     assert "rose above" in elec.locator(".wb-split-caption").inner_text()
     _shot(elec, "04_electricity_first_split.png")
 
@@ -316,7 +355,9 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     elec.locator("button.wb-play").click()
     page.wait_for_function(
         "([el, t]) => Number(el.querySelector('.wb-accuracy-readout').dataset.t) >= t + 3",
-        arg=[elec.element_handle(), t0], timeout=30_000)
+        arg=[elec.element_handle(), t0],
+        timeout=30_000,
+    )
     elec.locator("button.wb-play").click()
     time.sleep(0.5)
     t_paused = _t(elec)
@@ -339,8 +380,14 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     pair.locator("button.wb-step1").click()
     _wait_t(page, left, 801)
     _wait_t(page, right, 801)
-    _wait_nodes(page, right, 3)                  # the Gini root split at 800
+    _wait_nodes(page, right, 3)  # the Gini root split at 800
     _shot(pair, "06_side_by_side.png")
-    (ARTIFACTS / "browser-step-ms.json").write_text(json.dumps(
-        {"step1_click_to_readout_ms": [t["readout"] for t in times],
-         "step1_click_to_last_change_ms": [t["settled"] for t in times]}, indent=1))
+    (ARTIFACTS / "browser-step-ms.json").write_text(
+        json.dumps(
+            {
+                "step1_click_to_readout_ms": [t["readout"] for t in times],
+                "step1_click_to_last_change_ms": [t["settled"] for t in times],
+            },
+            indent=1,
+        )
+    )

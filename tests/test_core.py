@@ -1,4 +1,5 @@
 """The engine's pieces against independent computations: criteria, observers, leaf predictors."""
+
 import math
 
 import numpy as np
@@ -13,8 +14,9 @@ from workbench.learners import HoeffdingTree
 # ----------------------------------------------------------------------------- criteria
 def test_entropy_by_hand():
     # H(3/4, 1/4) = -(3/4 log2 3/4 + 1/4 log2 1/4) = 0.8112781244591328
-    assert criteria.entropy_bits(np.array([3.0, 1.0])) == pytest.approx(0.8112781244591328,
-                                                                        abs=1e-12)
+    assert criteria.entropy_bits(np.array([3.0, 1.0])) == pytest.approx(
+        0.8112781244591328, abs=1e-12
+    )
     assert criteria.entropy_bits(np.array([5.0, 5.0, 0.0])) == pytest.approx(1.0, abs=1e-12)
     assert criteria.entropy_bits(np.array([0.0, 0.0])) == 0.0
     assert criteria.entropy_bits(np.array([2.0, 2.0, 2.0, 2.0])) == pytest.approx(2.0)
@@ -31,22 +33,22 @@ def test_info_gain_by_hand():
     post = np.array([[2.0, 3.0], [4.0, 0.0], [3.0, 2.0]])
     g = criteria.merit(pre, post, 3, CRIT_INFO_GAIN, 0.01)
     h = lambda p: -sum(q * math.log2(q) for q in p if q > 0)  # noqa: E731
-    expect = h([9 / 14, 5 / 14]) - (5 / 14 * h([.4, .6]) + 4 / 14 * 0 + 5 / 14 * h([.6, .4]))
+    expect = h([9 / 14, 5 / 14]) - (5 / 14 * h([0.4, 0.6]) + 4 / 14 * 0 + 5 / 14 * h([0.6, 0.4]))
     assert g == pytest.approx(expect, abs=1e-12)
-    assert g == pytest.approx(0.2467498, abs=1e-6)   # the textbook figure
+    assert g == pytest.approx(0.2467498, abs=1e-6)  # the textbook figure
 
 
 def test_gini_gain_by_hand():
     pre = np.array([9.0, 5.0])
     post = np.array([[2.0, 3.0], [4.0, 0.0], [3.0, 2.0]])
     gi = lambda p: 1 - sum(q * q for q in p)  # noqa: E731
-    expect = gi([9 / 14, 5 / 14]) - (5 / 14 * gi([.4, .6]) + 5 / 14 * gi([.6, .4]))
+    expect = gi([9 / 14, 5 / 14]) - (5 / 14 * gi([0.4, 0.6]) + 5 / 14 * gi([0.6, 0.4]))
     assert criteria.merit(pre, post, 3, CRIT_GINI, 0.0) == pytest.approx(expect, abs=1e-12)
 
 
 def test_min_branch_fraction_rejects_lopsided_split():
     pre = np.array([500.0, 500.0])
-    post = np.array([[500.0, 496.0], [0.0, 4.0]])   # 0.4% of the weight in branch 1
+    post = np.array([[500.0, 496.0], [0.0, 4.0]])  # 0.4% of the weight in branch 1
     assert criteria.merit(pre, post, 2, CRIT_INFO_GAIN, 0.01) == -np.inf
     assert np.isfinite(criteria.merit(pre, post, 2, CRIT_INFO_GAIN, 0.0))
 
@@ -63,7 +65,7 @@ def test_hoeffding_bound_used_by_the_split_test():
     margin G(best) - G(second) exceeds it (tau = 0: no tie rule)."""
     rng = np.random.default_rng(11)
     X = rng.uniform(size=(3_000, 2))
-    y = ((X[:, 0] > 0.5) ^ (rng.random(3_000) < 0.3)).astype(np.int64)   # x0 with 30% noise
+    y = ((X[:, 0] > 0.5) ^ (rng.random(3_000) < 0.3)).astype(np.int64)  # x0 with 30% noise
     delta = 1e-7
     watch = HoeffdingTree(2, 2, grace_period=10**9, tau=0.0, delta=delta)  # never attempts
     seen, outcomes = 0, {}
@@ -89,8 +91,13 @@ def test_hoeffding_bound_used_by_the_split_test():
 # ----------------------------------------------------------------------------- observers
 def _one_slot(d=1, k=2):
     shape = (1, d, k)
-    return (np.zeros(shape), np.zeros(shape), np.zeros(shape), np.full(shape, np.inf),
-            np.full(shape, -np.inf))
+    return (
+        np.zeros(shape),
+        np.zeros(shape),
+        np.zeros(shape),
+        np.full(shape, np.inf),
+        np.full(shape, -np.inf),
+    )
 
 
 def test_gaussian_update_matches_numpy():
@@ -145,8 +152,9 @@ def test_gaussian_without_spread_in_naive_bayes():
 # ----------------------------------------------------------------------------- the leaf
 def _single_leaf(X, y, **kw):
     """A tree that never splits: its one leaf has seen everything."""
-    model = HoeffdingTree(n_features=X.shape[1], n_classes=int(y.max()) + 1,
-                          grace_period=10**9, **kw)
+    model = HoeffdingTree(
+        n_features=X.shape[1], n_classes=int(y.max()) + 1, grace_period=10**9, **kw
+    )
     model.partial_fit(X, y)
     assert model.n_leaves == 1
     return model
@@ -176,8 +184,9 @@ def test_naive_bayes_matches_scipy():
     rng = np.random.default_rng(6)
     n = 500
     y = rng.integers(0, 2, n)
-    X = np.column_stack([rng.normal(y * 1.5, 1.0), rng.integers(0, 3, n) * 1.0,
-                         rng.normal(-y, 2.0)])
+    X = np.column_stack(
+        [rng.normal(y * 1.5, 1.0), rng.integers(0, 3, n) * 1.0, rng.normal(-y, 2.0)]
+    )
     model = _single_leaf(X, y, leaf_prediction="nb", nominal_features={1: 3})
     Xq = np.array([[0.2, 1.0, -0.5], [2.0, 2.0, 1.0], [np.nan, 0.0, -2.0]])
     got = model.predict_proba(Xq)
@@ -198,7 +207,7 @@ def test_naive_bayes_matches_scipy():
 def test_majority_class_and_adaptive_choice():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(300, 2))
-    y = (rng.random(300) < 0.7).astype(np.int64)    # labels independent of X
+    y = (rng.random(300) < 0.7).astype(np.int64)  # labels independent of X
     mc = _single_leaf(X, y, leaf_prediction="mc")
     counts = np.bincount(y, minlength=2)
     assert mc.predict_proba(X[:5]) == pytest.approx(np.tile(counts / 300, (5, 1)))

@@ -1,4 +1,5 @@
 """C-Tree, CorrH-Tree and RandCBT (paper 000): criteria, bounds in the split test, generator."""
+
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from workbench.learners import CorrHTree, CTree, HoeffdingTree
 def test_scaled_entropy_is_joint_minus_marginal():
     """000 Theorem 1's estimator H(Y, F) - H(F), with H_1/2 = half the entropy in nats, equals
     the weighted conditional impurity the engine computes."""
-    post = np.array([[30.0, 10.0], [5.0, 55.0]])      # rows: branch F = 0, 1; cols: Y = 0, 1
+    post = np.array([[30.0, 10.0], [5.0, 55.0]])  # rows: branch F = 0, 1; cols: Y = 0, 1
     n = post.sum()
     joint = post.ravel() / n
     marg = post.sum(1) / n
@@ -51,10 +52,15 @@ def _shadow(model_cls, X, y, **kw):
     return model, twin
 
 
-@pytest.mark.parametrize("bound, kw", [("ctree_practical", {"c": 0.01}),
-                                       ("ctree", {"delta": 0.5, "criterion": "gini"}),
-                                       ("ctree", {"delta": None, "criterion": "kearns_mansour"}),
-                                       ("ctree", {"delta": 0.9, "criterion": "entropy"})])
+@pytest.mark.parametrize(
+    "bound, kw",
+    [
+        ("ctree_practical", {"c": 0.01}),
+        ("ctree", {"delta": 0.5, "criterion": "gini"}),
+        ("ctree", {"delta": None, "criterion": "kearns_mansour"}),
+        ("ctree", {"delta": 0.9, "criterion": "entropy"}),
+    ],
+)
 def test_ctree_splits_exactly_when_margin_exceeds_twice_epsilon(bound, kw):
     X, y = streams.rand_cbt(n=20_000, n_leaves=4, seed=2, q=0.9)
     model = CTree(5, bound=bound, grace_period=100, **kw)
@@ -62,8 +68,8 @@ def test_ctree_splits_exactly_when_margin_exceeds_twice_epsilon(bound, kw):
     crit = kw.get("criterion", "gini")
     seen_split = False
     for hi in range(100, 20_001, 100):
-        model.partial_fit(X[hi - 100:hi], y[hi - 100:hi])
-        twin.partial_fit(X[hi - 100:hi], y[hi - 100:hi])
+        model.partial_fit(X[hi - 100 : hi], y[hi - 100 : hi])
+        twin.partial_fit(X[hi - 100 : hi], y[hi - 100 : hi])
         ex = twin.explain_one(X[0])
         if ex.best is None or ex.second is None:
             continue
@@ -89,7 +95,7 @@ def test_mcdiarmid_variant_is_one_node_as_the_paper_says():
     assert mcd.n_leaves == 1
     eps = mcd.explain_one(X[0]).epsilon
     assert eps == pytest.approx(bounds.mcdiarmid_entropy(50_000, 0.5, 2))
-    assert eps > 10 * bounds.hoeffding(50_000, 0.5)          # far wider than Hoeffding
+    assert eps > 10 * bounds.hoeffding(50_000, 0.5)  # far wider than Hoeffding
     hoe = CorrHTree(5, criterion="info_gain", delta=0.5)
     evaluate.prequential(hoe, X, y)
     assert hoe.n_leaves > 1

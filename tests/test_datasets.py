@@ -54,6 +54,7 @@ def _path(name: str, k: int = 0) -> str:
 
 # ------------------------------------------------------------------------------ fixture files
 
+
 def _make_fixtures():
     """{url path: bytes} to serve and {data set: (X, y, class names, nominal_features)} expected."""
     files, expected = {}, {}
@@ -73,18 +74,28 @@ def _make_fixtures():
     expected["covertype_binary"] = (X, np.array([0, 1, 1, 0, 1, 0]), ["1", "2"], {})
 
     # Airlines, MOA: an ARFF inside a zip whose member name tries to climb out of data_home.
-    airlines = ("@relation airlines\n@attribute Airline {CO,US,AA}\n@attribute Flight numeric\n"
-                "@attribute AirportFrom {SFO,LAX,JFK}\n@attribute AirportTo {SFO,LAX,JFK}\n"
-                "@attribute DayOfWeek {1,2,3,4,5,6,7}\n@attribute Time numeric\n"
-                "@attribute Length numeric\n@attribute Delay {0,1}\n@data\n"
-                "CO,269,SFO,LAX,3,15,205,1\nUS,1558,LAX,JFK,3,15,222,1\nAA,2400,JFK,SFO,7,20,165,0\n"
-                "US,2466,SFO,JFK,1,?,195,0\nCO,108,LAX,SFO,5,30,202,1\n")
+    airlines = (
+        "@relation airlines\n@attribute Airline {CO,US,AA}\n@attribute Flight numeric\n"
+        "@attribute AirportFrom {SFO,LAX,JFK}\n@attribute AirportTo {SFO,LAX,JFK}\n"
+        "@attribute DayOfWeek {1,2,3,4,5,6,7}\n@attribute Time numeric\n"
+        "@attribute Length numeric\n@attribute Delay {0,1}\n@data\n"
+        "CO,269,SFO,LAX,3,15,205,1\nUS,1558,LAX,JFK,3,15,222,1\nAA,2400,JFK,SFO,7,20,165,0\n"
+        "US,2466,SFO,JFK,1,?,195,0\nCO,108,LAX,SFO,5,30,202,1\n"
+    )
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("../../escape_airlines.arff", airlines)
     files[_path("airlines")] = buf.getvalue()
-    X = np.array([[0, 269, 0, 1, 2, 15, 205], [1, 1558, 1, 2, 2, 15, 222], [2, 2400, 2, 0, 6, 20, 165],
-                  [1, 2466, 0, 2, 0, np.nan, 195], [0, 108, 1, 0, 4, 30, 202]], dtype=float)
+    X = np.array(
+        [
+            [0, 269, 0, 1, 2, 15, 205],
+            [1, 1558, 1, 2, 2, 15, 222],
+            [2, 2400, 2, 0, 6, 20, 165],
+            [1, 2466, 0, 2, 0, np.nan, 195],
+            [0, 108, 1, 0, 4, 30, 202],
+        ],
+        dtype=float,
+    )
     expected["airlines"] = (X, np.array([1, 1, 0, 0, 1]), ["0", "1"], {0: 3, 2: 3, 3: 3, 4: 7})
 
     # A9A: a9a uses feature 123, a9a.t never does (as LIBSVM's real test file).
@@ -102,11 +113,20 @@ def _make_fixtures():
     labs = ["-1", "1", "-1", "-1", "1", "-1", "1", "-1", "-1"]
     for k, sl in enumerate((slice(0, 3), slice(3, 7), slice(7, 9))):
         files[_path("cod_rna", k)] = _libsvm_lines(X[sl], labs[sl]).encode()
-    expected["cod_rna"] = (X, np.array([lab == "1" for lab in labs], dtype=np.int64), ["-1", "+1"], {})
+    expected["cod_rna"] = (
+        X,
+        np.array([lab == "1" for lab in labs], dtype=np.int64),
+        ["-1", "+1"],
+        {},
+    )
 
     # KDD Cup 99: one row per class (10% file); a few rows for the full file.
     def kdd(classes):
-        protos, services, flags = ["tcp", "udp", "icmp"], ["http", "smtp", "private", "ftp_data"], ["SF", "S0", "REJ"]
+        protos, services, flags = (
+            ["tcp", "udp", "icmp"],
+            ["http", "smtp", "private", "ftp_data"],
+            ["SF", "S0", "REJ"],
+        )
         rows, raw = [], []
         for i, c in enumerate(classes):
             num = _eighths(38, 0, 100)
@@ -114,22 +134,38 @@ def _make_fixtures():
             raw.append((p, s, f, num))
             rows.append(",".join([f"{num[0]:g}", p, s, f, *(f"{v:g}" for v in num[1:])]) + f",{c}.")
         cats = [sorted({r[k] for r in raw}) for k in range(3)]
-        X = np.array([[r[3][0], cats[0].index(r[0]), cats[1].index(r[1]), cats[2].index(r[2]),
-                       *r[3][1:]] for r in raw])
+        X = np.array(
+            [
+                [r[3][0], cats[0].index(r[0]), cats[1].index(r[1]), cats[2].index(r[2]), *r[3][1:]]
+                for r in raw
+            ]
+        )
         y = np.array([REGISTRY["kdd99"].classes.index(c) for c in classes])
-        return _gz("\n".join(rows) + "\n"), X, y, {1: len(cats[0]), 2: len(cats[1]), 3: len(cats[2])}
+        return (
+            _gz("\n".join(rows) + "\n"),
+            X,
+            y,
+            {1: len(cats[0]), 2: len(cats[1]), 3: len(cats[2])},
+        )
+
     order = list(REGISTRY["kdd99"].classes)[::-1]
     files[_path("kdd99")], X, y, nom = kdd(order)
     expected["kdd99"] = (X, y, list(REGISTRY["kdd99"].classes), nom)
-    files[_path("kdd99_full")], X, y, nom = kdd(["normal", "smurf", "neptune", "normal", "back", "normal"])
+    files[_path("kdd99_full")], X, y, nom = kdd(
+        ["normal", "smurf", "neptune", "normal", "back", "normal"]
+    )
     expected["kdd99_full"] = (X, y, list(REGISTRY["kdd99"].classes), nom)
 
     # Adult: adult.data, then adult.test with its odd first line and the '.' after labels.
-    data = ["39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, United-States, <=50K",  # noqa: E501 (a data row)
-            "50, Self-emp-not-inc, 83311, Bachelors, 13, Married-civ-spouse, Exec-managerial, Husband, White, Male, 0, 0, 13, United-States, >50K",  # noqa: E501 (a data row)
-            "38, Private, 215646, HS-grad, 9, Divorced, Handlers-cleaners, Not-in-family, Black, Female, 0, 0, 40, ?, <=50K"]  # noqa: E501 (a data row)
-    test = ["25, Private, 226802, 11th, 7, Never-married, Machine-op-inspct, Own-child, Black, Male, 0, 0, 40, United-States, <=50K.",  # noqa: E501 (a data row)
-            "44, ?, 160323, Some-college, 10, Married-civ-spouse, ?, Husband, Black, Male, 7688, 0, 40, United-States, >50K."]  # noqa: E501 (a data row)
+    data = [
+        "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, United-States, <=50K",  # noqa: E501 (a data row)
+        "50, Self-emp-not-inc, 83311, Bachelors, 13, Married-civ-spouse, Exec-managerial, Husband, White, Male, 0, 0, 13, United-States, >50K",  # noqa: E501 (a data row)
+        "38, Private, 215646, HS-grad, 9, Divorced, Handlers-cleaners, Not-in-family, Black, Female, 0, 0, 40, ?, <=50K",  # noqa: E501 (a data row)
+    ]
+    test = [
+        "25, Private, 226802, 11th, 7, Never-married, Machine-op-inspct, Own-child, Black, Male, 0, 0, 40, United-States, <=50K.",  # noqa: E501 (a data row)
+        "44, ?, 160323, Some-college, 10, Married-civ-spouse, ?, Husband, Black, Male, 7688, 0, 40, United-States, >50K.",  # noqa: E501 (a data row)
+    ]
     files[_path("adult_full", 0)] = ("\n".join(data) + "\n\n").encode()
     files[_path("adult_full", 1)] = ("|1x3 Cross validator\n" + "\n".join(test) + "\n").encode()
     cells = [[c.strip() for c in line.rstrip(".").split(",")] for line in data + test]
@@ -148,27 +184,30 @@ def _make_fixtures():
 
     # Poker: training then testing file; all ten hands present.
     hands = np.column_stack([RNG.integers(1, 5, size=(13, 5)), RNG.integers(1, 14, size=(13, 5))])
-    hands = hands[:, [0, 5, 1, 6, 2, 7, 3, 8, 4, 9]]          # S1, C1, S2, C2, ...
+    hands = hands[:, [0, 5, 1, 6, 2, 7, 3, 8, 4, 9]]  # S1, C1, S2, C2, ...
     classes = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 0])
     lines = [",".join(str(v) for v in row) + f",{c}" for row, c in zip(hands, classes)]
     files[_path("poker", 0)] = ("\n".join(lines[:3]) + "\n").encode()
     files[_path("poker", 1)] = ("\n".join(lines[3:]) + "\n").encode()
     X = hands.astype(float)
-    X[:, 0::2] -= 1                                             # suits 1..4 become codes 0..3
+    X[:, 0::2] -= 1  # suits 1..4 become codes 0..3
     expected["poker"] = (X, classes, [str(k) for k in range(10)], {j: 4 for j in (0, 2, 4, 6, 8)})
 
     # Skin: tab-separated B, G, R, label 1 (skin) or 2.
     X = RNG.integers(0, 256, size=(6, 3)).astype(float)
     labs = np.array([1, 1, 2, 2, 2, 1])
-    files[_path("skin")] = "".join("\t".join(str(int(v)) for v in row) + f"\t{c}\n"
-                                   for row, c in zip(X, labs)).encode()
+    files[_path("skin")] = "".join(
+        "\t".join(str(int(v)) for v in row) + f"\t{c}\n" for row, c in zip(X, labs)
+    ).encode()
     expected["skin"] = (X, labs - 1, ["1", "2"], {})
 
     # Higgs, SUSY: label first, written as floats in %.18e like the real files.
     for name, d, rows in (("higgs", 28, 20), ("susy", 18, 8)):
         X = _eighths((rows, d))
         y = RNG.integers(0, 2, size=rows)
-        text = "".join(",".join(f"{v:.18e}" for v in (float(lab), *row)) + "\n" for lab, row in zip(y, X))
+        text = "".join(
+            ",".join(f"{v:.18e}" for v in (float(lab), *row)) + "\n" for lab, row in zip(y, X)
+        )
         files[_path(name)] = _gz(text)
         expected[name] = (X, y, ["0", "1"], {})
 
@@ -177,20 +216,34 @@ def _make_fixtures():
     y = np.array([1, 0, 1, 1, 0, 0, 1])
     header = "# label," + ",".join(f"f{i}" for i in range(27)) + ",mass\n"
     for k, sl in enumerate((slice(0, 4), slice(4, 7))):
-        files[_path("hepmass", k)] = _gz(header + "".join(
-            f"{float(lab)}," + ",".join(f"{v:g}" for v in row) + "\n" for lab, row in zip(y[sl], X[sl])))
+        files[_path("hepmass", k)] = _gz(
+            header
+            + "".join(
+                f"{float(lab)}," + ",".join(f"{v:g}" for v in row) + "\n"
+                for lab, row in zip(y[sl], X[sl])
+            )
+        )
     expected["hepmass"] = (X, y, ["0", "1"], {})
 
     # Pima (OpenML ARFF).
-    pima = ("% Pima Indians Diabetes\n@relation pima_diabetes\n" +
-            "".join(f"@attribute '{a}' numeric\n" for a in
-                    ("preg", "plas", "pres", "skin", "insu", "mass", "pedi", "age")) +
-            "@attribute 'class' {tested_negative,tested_positive}\n@data\n"
-            "6,148,72,35,0,33.6,0.627,50,tested_positive\n1,85,66,29,0,26.6,0.351,31,tested_negative\n"
-            "8,183,64,0,0,23.3,0.672,32,tested_positive\n")
+    pima = (
+        "% Pima Indians Diabetes\n@relation pima_diabetes\n"
+        + "".join(
+            f"@attribute '{a}' numeric\n"
+            for a in ("preg", "plas", "pres", "skin", "insu", "mass", "pedi", "age")
+        )
+        + "@attribute 'class' {tested_negative,tested_positive}\n@data\n"
+        "6,148,72,35,0,33.6,0.627,50,tested_positive\n1,85,66,29,0,26.6,0.351,31,tested_negative\n"
+        "8,183,64,0,0,23.3,0.672,32,tested_positive\n"
+    )
     files[_path("pima")] = pima.encode()
-    X = np.array([[6, 148, 72, 35, 0, 33.6, 0.627, 50], [1, 85, 66, 29, 0, 26.6, 0.351, 31],
-                  [8, 183, 64, 0, 0, 23.3, 0.672, 32]])
+    X = np.array(
+        [
+            [6, 148, 72, 35, 0, 33.6, 0.627, 50],
+            [1, 85, 66, 29, 0, 26.6, 0.351, 31],
+            [8, 183, 64, 0, 0, 23.3, 0.672, 32],
+        ]
+    )
     expected["pima"] = (X, np.array([1, 0, 1]), ["tested_negative", "tested_positive"], {})
     return files, expected
 
@@ -216,6 +269,7 @@ LOADERS = {
 
 
 # ------------------------------------------------------------------------------- local server
+
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
@@ -280,6 +334,7 @@ def _files_under(root: Path) -> set[str]:
 
 # ------------------------------------------------------------------------------------- loaders
 
+
 @pytest.mark.parametrize("name", sorted(LOADERS))
 def test_loader_downloads_parses_caches_and_reloads_from_the_cache(name, mirror, tmp_path):
     home = tmp_path / "data"
@@ -301,8 +356,14 @@ def test_loader_downloads_parses_caches_and_reloads_from_the_cache(name, mirror,
     assert (folder / f"{name}.npz").exists()
     # only the registry's names were written, whatever the server called the file
     written = _files_under(tmp_path)
-    assert written == {f"data/{d.folder}/{f}" for f in
-                       [f"{name}.npz", *(g.filename for g in d.files), *(g.member for g in d.files if g.member)]}
+    assert written == {
+        f"data/{d.folder}/{f}"
+        for f in [
+            f"{name}.npz",
+            *(g.filename for g in d.files),
+            *(g.member for g in d.files if g.member),
+        ]
+    }
 
     # the second load comes from the cache: no raw files, no server
     for f in d.files:
@@ -325,13 +386,13 @@ def test_cache_is_plain_arrays_and_loads_fast(mirror, tmp_path):
     with np.load(path, allow_pickle=False) as npz:
         assert set(npz.files) == {"X", "y", "info"}
         assert all(npz[k].dtype != object for k in npz.files)
-        assert npz["X"].dtype == np.float32        # integers round-trip exactly: stored compactly
+        assert npz["X"].dtype == np.float32  # integers round-trip exactly: stored compactly
     mask = os.umask(0)
     os.umask(mask)
     for f in (path, tmp_path / "airlines" / "airlines.arff"):
         if f.name.endswith(".arff"):
             _quiet(streams.airlines, data_home=tmp_path)
-        assert f.stat().st_mode & 0o777 == 0o666 & ~mask   # readable by whoever shares the folder
+        assert f.stat().st_mode & 0o777 == 0o666 & ~mask  # readable by whoever shares the folder
 
 
 def test_shuffle_gives_the_seeds_permutation(mirror, tmp_path):
@@ -355,16 +416,16 @@ def test_n_reads_only_the_first_rows(name, mirror, tmp_path):
     Xe, ye, _, _ = EXPECTED[name]
     n = 5
     with warnings.catch_warnings():
-        warnings.simplefilter("error")                     # a prefix is not checked for row count
+        warnings.simplefilter("error")  # a prefix is not checked for row count
         X, y = LOADERS[name](data_home=tmp_path, n=n)
     np.testing.assert_array_equal(X, Xe[:n])
     np.testing.assert_array_equal(y, ye[:n])
     folder = tmp_path / REGISTRY[name].folder
     assert (folder / f"{name}_first{n}.npz").exists() and not (folder / f"{name}.npz").exists()
-    _quiet(LOADERS[name], data_home=tmp_path)               # the whole set, cached
+    _quiet(LOADERS[name], data_home=tmp_path)  # the whole set, cached
     for f in REGISTRY[name].files:
         (folder / f.filename).unlink()
-    X3, y3 = LOADERS[name](data_home=tmp_path, n=3, download=False)   # sliced from the whole cache
+    X3, y3 = LOADERS[name](data_home=tmp_path, n=3, download=False)  # sliced from the whole cache
     np.testing.assert_array_equal(X3, Xe[:3])
     with pytest.warns(streams.DatasetWarning, match="asked for the first 1,000 rows"):
         X_all, y_all = LOADERS[name](data_home=tmp_path, n=1000, download=False)
@@ -375,14 +436,18 @@ def test_n_reads_only_the_first_rows(name, mirror, tmp_path):
 
 # ------------------------------------------------------------------------- checks and warnings
 
+
 def test_row_count_and_class_sizes_differing_from_the_documented_ones_warn(mirror, tmp_path):
     with pytest.warns(streams.DatasetWarning) as record:
         X, y = streams.covertype(data_home=tmp_path)
     messages = [str(w.message) for w in record]
     assert any("7 rows where the source documents 581,012" in m for m in messages)
-    assert any("class sizes [1, 1, 1, 1, 1, 1, 1] where the source documents "
-               "[211840, 283301, 35754, 2747, 9493, 17367, 20510]" in m for m in messages)
-    assert len(y) == 7                                       # the data is still returned
+    assert any(
+        "class sizes [1, 1, 1, 1, 1, 1, 1] where the source documents "
+        "[211840, 283301, 35754, 2747, 9493, 17367, 20510]" in m
+        for m in messages
+    )
+    assert len(y) == 7  # the data is still returned
 
 
 def test_a_file_with_the_documented_shape_loads_without_warnings(mirror, tmp_path, monkeypatch):
@@ -394,17 +459,40 @@ def test_a_file_with_the_documented_shape_loads_without_warnings(mirror, tmp_pat
     assert np.bincount(y).tolist() == [3, 3]
 
 
-@pytest.mark.parametrize("name, body, match", [
-    ("covertype", _gz("1,2,3,4\n5,6,7,1\n"), "has 4 columns where covertype's source documents 55"),
-    ("skin", b"1\t2\t3\t4\t1\n5\t6\t7\t8\t2\n", "has 5 columns where skin's source documents 4"),
-    ("covertype", _gz("".join(",".join(["1"] * 54) + ",8\n" for _ in range(3))),
-     r"class value\(s\) \[8.0\] are not among the documented 7"),
-    ("a9a", b"+1 1:1 124:1\n", "124 feature columns where 123 are expected"),
-    ("adult_full", b"39, State-gov, 77516, Bachelors, 13, <=50K\n", "6 fields where adult's source documents 15"),
-    ("pima", b"@relation p\n@attribute a numeric\n@attribute class {x,y,z}\n@data\n1,x\n",
-     "1 feature attributes where pima's source documents 8"),
-])
-def test_wrong_column_or_class_count_is_an_error_and_nothing_is_cached(name, body, match, mirror, tmp_path):
+@pytest.mark.parametrize(
+    "name, body, match",
+    [
+        (
+            "covertype",
+            _gz("1,2,3,4\n5,6,7,1\n"),
+            "has 4 columns where covertype's source documents 55",
+        ),
+        (
+            "skin",
+            b"1\t2\t3\t4\t1\n5\t6\t7\t8\t2\n",
+            "has 5 columns where skin's source documents 4",
+        ),
+        (
+            "covertype",
+            _gz("".join(",".join(["1"] * 54) + ",8\n" for _ in range(3))),
+            r"class value\(s\) \[8.0\] are not among the documented 7",
+        ),
+        ("a9a", b"+1 1:1 124:1\n", "124 feature columns where 123 are expected"),
+        (
+            "adult_full",
+            b"39, State-gov, 77516, Bachelors, 13, <=50K\n",
+            "6 fields where adult's source documents 15",
+        ),
+        (
+            "pima",
+            b"@relation p\n@attribute a numeric\n@attribute class {x,y,z}\n@data\n1,x\n",
+            "1 feature attributes where pima's source documents 8",
+        ),
+    ],
+)
+def test_wrong_column_or_class_count_is_an_error_and_nothing_is_cached(
+    name, body, match, mirror, tmp_path
+):
     mirror.files[_path(name)] = body
     with pytest.raises(ValueError, match=match):
         _quiet(LOADERS[name], data_home=tmp_path)
@@ -420,14 +508,14 @@ def test_truncated_download_is_an_error_and_leaves_no_file(mirror, tmp_path):
     assert "covtype.data.gz" in str(exc.value) and str(tmp_path / "covertype") in str(exc.value)
     assert _files_under(tmp_path) == set()
     del mirror.truncate[path]
-    X, _ = _quiet(streams.covertype, data_home=tmp_path)      # a retry works
+    X, _ = _quiet(streams.covertype, data_home=tmp_path)  # a retry works
     np.testing.assert_array_equal(X, EXPECTED["covertype"][0])
 
 
 def test_damaged_raw_file_is_an_error_naming_it(mirror, tmp_path):
     folder = tmp_path / "higgs"
     folder.mkdir()
-    (folder / "HIGGS.csv.gz").write_bytes(FILES[_path("higgs")][:60])   # a truncated gzip
+    (folder / "HIGGS.csv.gz").write_bytes(FILES[_path("higgs")][:60])  # a truncated gzip
     with pytest.raises(ValueError, match="HIGGS.csv.gz could not be parsed.*delete it"):
         streams.higgs(data_home=tmp_path)
     assert _files_under(tmp_path) == {"higgs/HIGGS.csv.gz"}
@@ -439,9 +527,13 @@ def test_damaged_cache_is_a_clear_error_and_refresh_rebuilds_it(damage, mirror, 
     cache = tmp_path / "skin" / "skin.npz"
     if damage == "truncate":
         cache.write_bytes(cache.read_bytes()[:100])
-    elif damage == "pickle":       # an object array is stored as a pickle: must never be loaded
-        np.savez(cache, X=np.array([{"a": 1}], dtype=object), y=np.zeros(1, np.int64),
-                 info=np.zeros(1, np.uint8))
+    elif damage == "pickle":  # an object array is stored as a pickle: must never be loaded
+        np.savez(
+            cache,
+            X=np.array([{"a": 1}], dtype=object),
+            y=np.zeros(1, np.int64),
+            info=np.zeros(1, np.uint8),
+        )
     else:
         cache.write_bytes(b"not a zip file at all")
     with pytest.raises(_cache.CacheError, match="skin.npz is damaged.*refresh=True"):
@@ -454,6 +546,7 @@ def test_damaged_cache_is_a_clear_error_and_refresh_rebuilds_it(damage, mirror, 
 
 
 # ------------------------------------------------------------------------------------- offline
+
 
 def test_download_false_names_url_file_and_folder(mirror, tmp_path):
     with pytest.raises(FileNotFoundError) as exc:
@@ -476,10 +569,10 @@ def test_server_404_names_url_file_and_folder(mirror, tmp_path):
 
 
 def test_a_file_put_there_by_hand_is_found_checked_and_used(mirror, tmp_path, monkeypatch):
-    monkeypatch.setenv("WORKBENCH_DATA", str(tmp_path))       # data_home from the environment
+    monkeypatch.setenv("WORKBENCH_DATA", str(tmp_path))  # data_home from the environment
     (tmp_path / "skin").mkdir()
     (tmp_path / "skin" / "Skin_NonSkin.txt").write_bytes(FILES[_path("skin")])
-    (tmp_path / "airlines").mkdir()                           # the unzipped ARFF also counts
+    (tmp_path / "airlines").mkdir()  # the unzipped ARFF also counts
     with zipfile.ZipFile(io.BytesIO(FILES[_path("airlines")])) as zf:
         (tmp_path / "airlines" / "airlines.arff").write_bytes(zf.read(zf.namelist()[0]))
     X, y = _quiet(streams.skin, download=False)
@@ -493,18 +586,22 @@ def test_a_file_put_there_by_hand_is_found_checked_and_used(mirror, tmp_path, mo
 
 def test_data_home_default_is_home_workbench_data(monkeypatch):
     from workbench.streams._download import data_home
+
     monkeypatch.delenv("WORKBENCH_DATA", raising=False)
     assert data_home() == Path("~/workbench_data").expanduser()
     assert data_home("/x/y") == Path("/x/y")
 
 
-@pytest.mark.parametrize("location, allowed", [
-    ("http://example.invalid/covtype.data.gz", False),            # another host: never contacted
-    ("/ml/../../etc/covtype.data.gz", False),                      # a path climbing with '..'
-    ("/ml/%2e%2e/etc/covtype.data.gz", False),
-    ("file:///etc/passwd", False),
-    ("/elsewhere/covtype.data.gz", True),                           # same host: followed
-])
+@pytest.mark.parametrize(
+    "location, allowed",
+    [
+        ("http://example.invalid/covtype.data.gz", False),  # another host: never contacted
+        ("/ml/../../etc/covtype.data.gz", False),  # a path climbing with '..'
+        ("/ml/%2e%2e/etc/covtype.data.gz", False),
+        ("file:///etc/passwd", False),
+        ("/elsewhere/covtype.data.gz", True),  # same host: followed
+    ],
+)
 def test_redirects_only_to_the_same_host_without_dot_dot(location, allowed, mirror, tmp_path):
     path = _path("covertype")
     mirror.redirects[path] = location
@@ -522,10 +619,12 @@ def test_redirects_only_to_the_same_host_without_dot_dot(location, allowed, mirr
 
 def test_nothing_is_written_outside_data_home(mirror, tmp_path):
     home = tmp_path / "inner" / "home"
-    _quiet(streams.airlines, data_home=home)                   # zip member "../../escape_airlines.arff"
-    assert _files_under(tmp_path) == {"inner/home/airlines/airlines.arff.zip",
-                                      "inner/home/airlines/airlines.arff",
-                                      "inner/home/airlines/airlines.npz"}
+    _quiet(streams.airlines, data_home=home)  # zip member "../../escape_airlines.arff"
+    assert _files_under(tmp_path) == {
+        "inner/home/airlines/airlines.arff.zip",
+        "inner/home/airlines/airlines.arff",
+        "inner/home/airlines/airlines.npz",
+    }
 
 
 def test_progress_bar_only_when_asked(mirror, tmp_path, capsys):
@@ -537,26 +636,47 @@ def test_progress_bar_only_when_asked(mirror, tmp_path, capsys):
 
 # ------------------------------------------------------------------------------ table, small sets
 
+
 def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path):
     table = streams.list_datasets(data_home=tmp_path)
-    assert list(table.columns) == ["name", "call", "title", "rows", "features", "classes", "source",
-                                   "version", "licence", "citation", "papers", "notes", "cached",
-                                   "raw", "folder"]
+    assert list(table.columns) == [
+        "name",
+        "call",
+        "title",
+        "rows",
+        "features",
+        "classes",
+        "source",
+        "version",
+        "licence",
+        "citation",
+        "papers",
+        "notes",
+        "cached",
+        "raw",
+        "folder",
+    ]
     assert set(table.name) == set(REGISTRY) | {"electricity", "adult", "breast_cancer"}
     t = table.set_index("name")
     assert t.loc["a9a", ["rows", "features", "classes"]].tolist() == [48_842, 123, 2]
     assert t.loc["cod_rna", "rows"] == 59_535 + 271_617 + 157_413 == 488_565
     assert t.loc["kdd99", "classes"] == 23 and t.loc["kdd99_full", "rows"] == 4_898_431
     assert not t.loc["a9a", "cached"] and t.loc["breast_cancer", "cached"]
-    assert all(t.loc[n, "citation"] and t.loc[n, "licence"] and t.loc[n, "version"] for n in REGISTRY)
+    assert all(
+        t.loc[n, "citation"] and t.loc[n, "licence"] and t.loc[n, "version"] for n in REGISTRY
+    )
     _quiet(streams.a9a, data_home=tmp_path)
     t = streams.list_datasets(data_home=tmp_path).set_index("name")
     assert t.loc["a9a", "cached"] and t.loc["a9a", "raw"] == ["a9a", "a9a.t"]
 
 
 def test_registry_shapes_agree_with_000_table_i():
-    table_i = {"a9a": (123, 48_842, 11_687), "airlines": (7, 539_383, 240_264),
-               "cod_rna": (8, 488_565, 162_855), "covertype_binary": (54, 581_012, 283_301)}
+    table_i = {
+        "a9a": (123, 48_842, 11_687),
+        "airlines": (7, 539_383, 240_264),
+        "cod_rna": (8, 488_565, 162_855),
+        "covertype_binary": (54, 581_012, 283_301),
+    }
     for name, (dim, rows, plus) in table_i.items():
         d = REGISTRY[name]
         assert (d.features, d.rows) == (dim, rows) and plus in d.class_counts
@@ -564,7 +684,9 @@ def test_registry_shapes_agree_with_000_table_i():
         assert not d.parts or sum(d.parts) == rows
     for d in REGISTRY.values():
         assert len(d.feature_names) in (0, d.features)
-        assert d.class_counts is None or (len(d.class_counts) == len(d.classes) and sum(d.class_counts) == d.rows)
+        assert d.class_counts is None or (
+            len(d.class_counts) == len(d.classes) and sum(d.class_counts) == d.rows
+        )
 
 
 def test_breast_cancer_needs_no_download():
@@ -583,6 +705,7 @@ def test_shipped_adult_is_unchanged():
 
 def test_read_libsvm_pads_and_rejects():
     import tempfile
+
     path = Path(tempfile.mkdtemp()) / "t.libsvm"
     path.write_text("2 1:1.5 3:2\n1 2:-1\n")
     X, y, info = streams.read_libsvm(path, n_features=5, return_info=True)

@@ -4,6 +4,7 @@ Every module found by walking the package is collected; none is skipped silently
 examples cannot run here is listed in NOT_RUNNABLE with the reason, and is marked as an expected
 failure (strict): when its examples are fixed, the test fails until the entry is removed.
 """
+
 import doctest
 import importlib
 import inspect
@@ -18,23 +19,31 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(workbench.__path__, "work
 # module -> why its examples do not run (each entry is an expected failure, strict)
 NOT_RUNNABLE = {
     "workbench.viz.stepper": "the TreeStepper example writes `s.step(); s.step(500); s.t` and "
-                             "`s.set_params(...); ...`: step() and set_params() return the stepper, "
-                             "so the expected output lacks their reprs (viz/stepper.py is being "
-                             "split in issue 11's other branch; fix the example there)",
+    "`s.set_params(...); ...`: step() and set_params() return the stepper, "
+    "so the expected output lacks their reprs (viz/stepper.py is being "
+    "split in issue 11's other branch; fix the example there)",
 }
 
 
 def test_every_module_is_collected():
     assert "workbench" not in MODULES and len(MODULES) > 50
-    assert {"workbench.bounds", "workbench.core.engine", "workbench.streams.sea",
-            "workbench.viz.dot", "workbench.learners.hoeffding"} <= set(MODULES)
+    assert {
+        "workbench.bounds",
+        "workbench.core.engine",
+        "workbench.streams.sea",
+        "workbench.viz.dot",
+        "workbench.learners.hoeffding",
+    } <= set(MODULES)
     assert set(NOT_RUNNABLE) <= set(MODULES), "a NOT_RUNNABLE entry names no module"
 
 
 def _params():
     for name in ["workbench"] + MODULES:
-        marks = ([pytest.mark.xfail(reason=NOT_RUNNABLE[name], strict=True)]
-                 if name in NOT_RUNNABLE else [])
+        marks = (
+            [pytest.mark.xfail(reason=NOT_RUNNABLE[name], strict=True)]
+            if name in NOT_RUNNABLE
+            else []
+        )
         yield pytest.param(name, marks=marks, id=name)
 
 

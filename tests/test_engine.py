@@ -1,6 +1,7 @@
 """The engine's mechanisms, each on its own with a minimal learner configuration (issue 10):
 split rules, the single-candidate fix, cut-point policies, statistics along the path, inner-node
 re-evaluation, structural edits (kill, replace, prune and refill), forests, Laplace leaves."""
+
 import math
 
 import numpy as np
@@ -10,14 +11,19 @@ from scipy import stats
 from workbench import evaluate, streams
 from workbench.core import engine, rules, split as sp, state as st
 from workbench.core.criteria import merit as criterion_merit
-from workbench.core.params import (CRIT_INFO_GAIN, RULE_BEST_VS_CURRENT, RULE_BEST_VS_NULL,
-                                   RULE_BEST_VS_SECOND)
+from workbench.core.params import (
+    CRIT_INFO_GAIN,
+    RULE_BEST_VS_CURRENT,
+    RULE_BEST_VS_NULL,
+    RULE_BEST_VS_SECOND,
+)
 from workbench.learners import BaseTree, CorrHTree, CTree, HoeffdingTree
 
 
 class PathTree(BaseTree):
     """The smallest HATT-like configuration: every node on the path learns, a leaf splits when
     its best split beats the null split, inner nodes are re-evaluated every 500 instances."""
+
     _update = "path"
     _split_rule = "best_vs_null"
     _reeval_period = 500
@@ -29,6 +35,7 @@ class PathTreeNoReeval(PathTree):
 
 class FixedCutTree(HoeffdingTree):
     """VFDT that may cut numeric features only where the class says (001's predefined tests)."""
+
     _cut_policy = "fixed"
     _fixed_cuts = None
 
@@ -42,7 +49,7 @@ def reachable(T, root):
     while stack:
         u = stack.pop()
         seen.append(u)
-        stack.extend(int(c) for c in T.children[u, :T.n_children[u]] if c >= 0)
+        stack.extend(int(c) for c in T.children[u, : T.n_children[u]] if c >= 0)
     return seen
 
 
@@ -54,14 +61,14 @@ def check_invariants(T):
     assert sorted(used) == sorted(np.flatnonzero(T.kind >= 0).tolist())
     assert T.meta[st.M_N_LEAVES] == sum(T.kind[u] == st.LEAF for u in used)
     assert T.meta[st.M_N_ACTIVE] == sum(T.active[u] == 1 for u in used)
-    free = T.free_nodes[:T.meta[st.M_FREE_NODES]].tolist()
+    free = T.free_nodes[: T.meta[st.M_FREE_NODES]].tolist()
     assert len(set(free)) == len(free) and all(T.kind[u] == st.FREE for u in free)
     assert T.meta[st.M_N_NODES] == len(used) + len(free)
     slots = [int(T.stats_slot[u]) for u in used if T.stats_slot[u] >= 0]
     assert len(slots) == len(set(slots))
-    assert not set(slots) & set(T.free_slots[:T.meta[st.M_FREE_SLOTS]].tolist())
+    assert not set(slots) & set(T.free_slots[: T.meta[st.M_FREE_SLOTS]].tolist())
     for u in used:
-        for c in T.children[u, :T.n_children[u]]:
+        for c in T.children[u, : T.n_children[u]]:
             assert c < 0 or T.parent[c] == u
 
 
@@ -74,27 +81,30 @@ def one_feature_stream(n, seed=0):
 # ----------------------------------------------------------------------------- rules
 def test_rule_quantities_by_hand():
     eps = 0.125
-    assert rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, 0.2, -np.inf, np.nan, eps, 2.0) == \
-        pytest.approx((0.3, 0.25))
+    assert rules.rule_quantity(
+        RULE_BEST_VS_SECOND, 0.5, 0.2, -np.inf, np.nan, eps, 2.0
+    ) == pytest.approx((0.3, 0.25))
     # one candidate: the second is the null-split suggestion (-inf under min branch fraction)
     q, thr = rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, -np.inf, -np.inf, np.nan, eps, 1.0)
     assert q == math.inf and thr == eps
     # a finite null suggestion (a criterion without the minimum-branch rule) is a rival too
     assert rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, -0.1, 0.0, np.nan, eps, 1.0)[0] == 0.5
-    assert rules.rule_quantity(RULE_BEST_VS_NULL, 0.5, 0.49, -np.inf, np.nan, eps, 2.0) == \
-        pytest.approx((0.5, eps))           # G(null) = 0; no margin factor
-    assert rules.rule_quantity(RULE_BEST_VS_CURRENT, 0.5, 0.0, -np.inf, 0.45, eps, 1.0) == \
-        pytest.approx((0.05, eps))
+    assert rules.rule_quantity(
+        RULE_BEST_VS_NULL, 0.5, 0.49, -np.inf, np.nan, eps, 2.0
+    ) == pytest.approx((0.5, eps))  # G(null) = 0; no margin factor
+    assert rules.rule_quantity(
+        RULE_BEST_VS_CURRENT, 0.5, 0.0, -np.inf, 0.45, eps, 1.0
+    ) == pytest.approx((0.05, eps))
     assert rules.decide(0.3, 0.25, 0.125, 0.05) == rules.BY_MARGIN
     assert rules.decide(0.3, 0.3, 0.04, 0.05) == rules.BY_TIE
     assert rules.decide(0.3, 0.3, 0.125, 0.05) == rules.KEEP
-    assert set(rules.RULE_LABELS) == {RULE_BEST_VS_SECOND, RULE_BEST_VS_NULL,
-                                      RULE_BEST_VS_CURRENT}
+    assert set(rules.RULE_LABELS) == {RULE_BEST_VS_SECOND, RULE_BEST_VS_NULL, RULE_BEST_VS_CURRENT}
 
 
 # ----------------------------------------------------------------------------- point 5: the fix
-@pytest.mark.parametrize("make", [lambda: HoeffdingTree(1, 2), lambda: CorrHTree(1),
-                                  lambda: CTree(1)])
+@pytest.mark.parametrize(
+    "make", [lambda: HoeffdingTree(1, 2), lambda: CorrHTree(1), lambda: CTree(1)]
+)
 def test_a_single_attribute_splits_at_its_first_test(make):
     """MOA splits on its only attribute at the first split test: the rival is the null split,
     whose merit under the minimum branch fraction is -inf.  (Before issue 10 the tree stayed a
@@ -102,14 +112,14 @@ def test_a_single_attribute_splits_at_its_first_test(make):
     X, y = one_feature_stream(20_000)
     model = make()
     grace = int(model.grace_period)
-    model.partial_fit(X[:grace - 1], y[:grace - 1])
+    model.partial_fit(X[: grace - 1], y[: grace - 1])
     assert model.n_leaves == 1
     shadow = make().set_params(grace_period=10**9)
     shadow.partial_fit(X[:grace], y[:grace])
     ex = shadow.explain_one(X[0])
     assert ex.will_split and ex.quantity == math.inf and ex.second is None
     assert "null split" in ex.reason and "Ready to split" in ex.reason
-    model.partial_fit(X[grace - 1:grace], y[grace - 1:grace])
+    model.partial_fit(X[grace - 1 : grace], y[grace - 1 : grace])
     assert model.n_leaves == 2
     assert abs(model.tree.threshold[model.root] - 0.5) < 0.1
     model.partial_fit(X[grace:], y[grace:])
@@ -149,15 +159,27 @@ def test_every_split_outcome_is_reached_and_explained():
     never = dict(grace_period=10**9)
     cases = {
         sp.NO_SPLIT_PURE: (HoeffdingTree(2, 2, **never), x, np.zeros(400, np.int64)),
-        sp.NO_SPLIT_NO_CANDIDATE: (HoeffdingTree(2, 2, **never), np.ones((400, 2)),
-                                   rng.integers(0, 2, 400)),
-        sp.NO_SPLIT_DEPTH: (HoeffdingTree(2, 2, max_depth=0, **never), x,
-                            (x[:, 0] > 0.5).astype(np.int64)),
+        sp.NO_SPLIT_NO_CANDIDATE: (
+            HoeffdingTree(2, 2, **never),
+            np.ones((400, 2)),
+            rng.integers(0, 2, 400),
+        ),
+        sp.NO_SPLIT_DEPTH: (
+            HoeffdingTree(2, 2, max_depth=0, **never),
+            x,
+            (x[:, 0] > 0.5).astype(np.int64),
+        ),
         sp.SPLIT_MARGIN: (HoeffdingTree(2, 2, **never), x, (x[:, 0] > 0.5).astype(np.int64)),
-        sp.SPLIT_TIE: (HoeffdingTree(2, 2, tau=1.0, **never), np.column_stack([x[:, 0]] * 2),
-                       (x[:, 0] > 0.5).astype(np.int64)),
-        sp.NO_SPLIT_BOUND: (HoeffdingTree(2, 2, tau=0.0, **never),
-                            np.column_stack([x[:, 0]] * 2), (x[:, 0] > 0.5).astype(np.int64)),
+        sp.SPLIT_TIE: (
+            HoeffdingTree(2, 2, tau=1.0, **never),
+            np.column_stack([x[:, 0]] * 2),
+            (x[:, 0] > 0.5).astype(np.int64),
+        ),
+        sp.NO_SPLIT_BOUND: (
+            HoeffdingTree(2, 2, tau=0.0, **never),
+            np.column_stack([x[:, 0]] * 2),
+            (x[:, 0] > 0.5).astype(np.int64),
+        ),
     }
     reasons = {}
     for code, (model, X, y) in cases.items():
@@ -177,7 +199,7 @@ def test_fixed_cut_points_are_the_only_ones_tried():
     y = (X[:, 0] > 0.25).astype(np.int64)
     model = FixedCutTree(1, 2, [[0.7, 5.0, 0.25]], grace_period=10**9).partial_fit(X, y)
     ex = model.explain_one(X[0])
-    assert ex.best["threshold"] == 0.25       # 5.0 is outside the data; 0.7 is worse
+    assert ex.best["threshold"] == 0.25  # 5.0 is outside the data; 0.7 is worse
     # the merit at 0.25, from the per-class Gaussians computed here with numpy and scipy
     post = np.empty((2, 2))
     for k in range(2):
@@ -219,8 +241,9 @@ def test_every_node_on_the_path_learns():
         Xk = X[y == k]
         assert np.array_equal(T.g_w[s, :, k], np.full(3, float(len(Xk))))
         np.testing.assert_allclose(T.g_mean[s, :, k], Xk.mean(axis=0), rtol=1e-12)
-        np.testing.assert_allclose(T.g_m2[s, :, k] / (len(Xk) - 1), Xk.var(axis=0, ddof=1),
-                                   rtol=1e-9)
+        np.testing.assert_allclose(
+            T.g_m2[s, :, k] / (len(Xk) - 1), Xk.var(axis=0, ddof=1), rtol=1e-9
+        )
     # an inner node's counts grow by the instances routed through it after its split
     leaf_only = HoeffdingTree(3, 2, grace_period=200).partial_fit(X, y)
     assert leaf_only.tree.stats_slot[leaf_only.root] == -1
@@ -242,7 +265,7 @@ def test_reevaluation_replaces_a_split_that_stopped_being_best():
     assert model.tree.feature[model.root] == 0
     res = evaluate.prequential(model, X[4_000:], y[4_000:])
     T = model.tree
-    assert T.feature[model.root] == 1          # replaced: x1 is now the best at the root
+    assert T.feature[model.root] == 1  # replaced: x1 is now the best at the root
     assert T.t_split[model.root] > 4_000
     check_invariants(T)
     assert res.curve[-1] > 0.95
@@ -267,8 +290,13 @@ def test_reevaluation_decision_against_an_independent_merit():
     for k in range(2):
         w, mean, m2 = T.g_w[s, 0, k], T.g_mean[s, 0, k], T.g_m2[s, 0, k]
         lo, hi = T.g_min[s, 0, k], T.g_max[s, 0, k]
-        left = w if cut >= hi else 0.0 if cut < lo else \
-            w * stats.norm.cdf(cut, mean, math.sqrt(m2 / (w - 1)))
+        left = (
+            w
+            if cut >= hi
+            else 0.0
+            if cut < lo
+            else w * stats.norm.cdf(cut, mean, math.sqrt(m2 / (w - 1)))
+        )
         dists[:, k] = left, w - left
     g_current = criterion_merit(T.class_counts[root], dists, 2, CRIT_INFO_GAIN, 0.01)
     g_best = max(merits.max(), 0.0)
@@ -297,7 +325,7 @@ def test_kill_subtree_keeps_the_nodes_counts_and_statistics():
     assert np.array_equal(T.g_w[slot], g_w)
     assert T.meta[st.M_FREE_NODES] == n_nodes - 1
     check_invariants(T)
-    model.partial_fit(X[:5_000], y[:5_000])          # learning goes on, reusing freed rows
+    model.partial_fit(X[:5_000], y[:5_000])  # learning goes on, reusing freed rows
     assert model.n_leaves > 1 and T.meta[st.M_N_NODES] == model.tree.meta[st.M_N_NODES]
     check_invariants(model.tree)
 
@@ -312,8 +340,11 @@ def test_replace_split_builds_new_leaves_from_the_nodes_statistics():
     cut = float(np.median(X[:, new_feature]))
     expected = np.empty((2, 2))
     for k in range(2):
-        w, mean, m2 = T.g_w[s, new_feature, k], T.g_mean[s, new_feature, k], \
-            T.g_m2[s, new_feature, k]
+        w, mean, m2 = (
+            T.g_w[s, new_feature, k],
+            T.g_mean[s, new_feature, k],
+            T.g_m2[s, new_feature, k],
+        )
         left = w * stats.norm.cdf(cut, mean, math.sqrt(m2 / (w - 1)))
         expected[:, k] = left, w - left
     counts = T.class_counts[root].copy()
@@ -331,10 +362,16 @@ def test_prune_and_refill_from_a_short_term_memory():
     T, C = model.tree, model._config
     root = model.root
     child = int(T.children[root, 0])
-    assert T.kind[child] > 0                # an inner node with a subtree
+    assert T.kind[child] > 0  # an inner node with a subtree
     X_mem, y_mem = X[-500:], y[-500:]
-    reaches = np.array([model.explain_one(x).path[1]["node"] == child
-                        if len(model.explain_one(x).path) > 1 else False for x in X_mem])
+    reaches = np.array(
+        [
+            model.explain_one(x).path[1]["node"] == child
+            if len(model.explain_one(x).path) > 1
+            else False
+            for x in X_mem
+        ]
+    )
     learned = engine.prune_refill(T, C, child, root, X_mem, y_mem, len(y_mem))
     assert learned == reaches.sum() > 0
     assert T.kind[child] == st.LEAF
@@ -357,11 +394,14 @@ def test_a_forest_shares_one_state_and_its_trees_stay_apart():
     forest = TwoTrees(3, 2).prepare(Xa)
     T = forest.tree
     assert T.roots.tolist() == [0, 1] and forest.n_leaves == 2
-    for lo in range(0, 20_000, 5_000):   # interleaved chunks, each tree its own stream
+    for lo in range(0, 20_000, 5_000):  # interleaved chunks, each tree its own stream
         for tree, (X, y) in enumerate(((Xa, ya), (Xb, yb))):
-            forest._run(lambda T, C, X, y, start, tree=tree: engine.learn(T, C, X, y, start,
-                                                                          tree=tree),
-                        5_000, X[lo:lo + 5_000], y[lo:lo + 5_000])
+            forest._run(
+                lambda T, C, X, y, start, tree=tree: engine.learn(T, C, X, y, start, tree=tree),
+                5_000,
+                X[lo : lo + 5_000],
+                y[lo : lo + 5_000],
+            )
     alone = [HoeffdingTree(3, 2).partial_fit(Xa, ya), HoeffdingTree(3, 2).partial_fit(Xb, yb)]
     for tree, single in enumerate(alone):
         out = np.zeros(len(Xa), np.int64)

@@ -13,6 +13,7 @@ Recorded changes since then (each made on purpose, with the reference regenerate
   them had a valid split, the other's merit of -inf already gave a margin of +inf.  Only
   one-attribute streams move (``test_engine.py::test_a_single_attribute_splits_at_its_first_test``).
 """
+
 import sys
 from pathlib import Path
 
@@ -48,7 +49,10 @@ def test_outputs_identical(stored, fresh, kind):
     for k in names:
         a, b = stored[k], fresh[k]
         if a.shape != b.shape or not np.array_equal(a, b):
-            where = "shape" if a.shape != b.shape else \
-                f"first difference at {np.argwhere(a != b)[0].tolist()}"
+            where = (
+                "shape"
+                if a.shape != b.shape
+                else f"first difference at {np.argwhere(a != b)[0].tolist()}"
+            )
             moved.append(f"{k}: {where}")
     assert not moved, "results moved:\n" + "\n".join(moved)

@@ -1,4 +1,5 @@
 """HoeffdingTree and evaluation: behaviour, API contract, bad input, determinism, pickling."""
+
 import math
 import pickle
 
@@ -38,7 +39,7 @@ def test_learns_sea(sea):
     assert 0.84 < res.accuracy < 0.90
     assert model.n_leaves > 5 and model.depth >= 3
     assert res.n_leaves[-1] == model.n_leaves
-    assert np.all(np.diff(res.n_leaves) >= 0)          # VFDT never prunes
+    assert np.all(np.diff(res.n_leaves) >= 0)  # VFDT never prunes
     assert res.curve[-1] == pytest.approx(res.accuracy, abs=1e-3)
 
 
@@ -46,7 +47,7 @@ def test_prequential_equals_predict_then_learn_one_by_one():
     X, y = streams.sea(n=3_000, seed=11)
     fast = HoeffdingTree(3, 2, grace_period=50)
     res = evaluate.prequential(fast, X, y)
-    slow = HoeffdingTree(3, 2, grace_period=50).prepare(X)   # an empty tree predicts too
+    slow = HoeffdingTree(3, 2, grace_period=50).prepare(X)  # an empty tree predicts too
     preds = []
     for xi, yi in zip(X, y):
         preds.append(slow.predict_one(xi))
@@ -60,7 +61,7 @@ def test_partial_fit_in_chunks_equals_one_call(sea):
     a = HoeffdingTree(3, 2).partial_fit(X, y)
     b = HoeffdingTree(3, 2)
     for lo in range(0, len(y), 7_000):
-        b.partial_fit(X[lo:lo + 7_000], y[lo:lo + 7_000])
+        b.partial_fit(X[lo : lo + 7_000], y[lo : lo + 7_000])
     assert _state_bytes(a) == _state_bytes(b)
 
 
@@ -69,10 +70,10 @@ def test_split_happens_exactly_when_the_bound_allows():
     G(best) - G(second) > eps or eps < tau is the one that splits."""
     X, y = streams.sea(n=5_000, seed=5, noise=0.0)
     model = HoeffdingTree(3, 2, grace_period=100)
-    shadow = HoeffdingTree(3, 2, grace_period=10**9)   # same statistics, never splits
+    shadow = HoeffdingTree(3, 2, grace_period=10**9)  # same statistics, never splits
     for hi in range(100, 5_001, 100):
-        model.partial_fit(X[hi - 100:hi], y[hi - 100:hi])
-        shadow.partial_fit(X[hi - 100:hi], y[hi - 100:hi])
+        model.partial_fit(X[hi - 100 : hi], y[hi - 100 : hi])
+        shadow.partial_fit(X[hi - 100 : hi], y[hi - 100 : hi])
         ex = shadow.explain_one(X[0])
         margin = ex.best["merit"] - ex.second["merit"]
         eps = math.sqrt(math.log(1 / 1e-7) / (2 * hi))
@@ -82,13 +83,13 @@ def test_split_happens_exactly_when_the_bound_allows():
             break
     assert model.n_leaves > 1
     root = model.root
-    assert model.tree.feature[root] in (0, 1)        # SEA's label depends on f1 + f2 only
+    assert model.tree.feature[root] in (0, 1)  # SEA's label depends on f1 + f2 only
 
 
 def test_nominal_multiway_split_and_unseen_code():
     rng = np.random.default_rng(0)
     n = 4_000
-    colour = rng.integers(0, 3, n)                    # code 3 is declared but never seen
+    colour = rng.integers(0, 3, n)  # code 3 is declared but never seen
     noise = rng.normal(size=n)
     y = (colour == 1).astype(np.int64)
     X = np.column_stack([colour.astype(float), noise])
@@ -110,8 +111,8 @@ def test_nominal_multiway_split_and_unseen_code():
 def test_missing_values_follow_the_majority_branch():
     rng = np.random.default_rng(1)
     X = rng.uniform(0, 1, (6_000, 2))
-    y = (X[:, 0] > 0.3).astype(np.int64)             # 70% of the weight goes right
-    X[rng.random(6_000) < 0.05, 0] = np.nan          # 5% missing while learning
+    y = (X[:, 0] > 0.3).astype(np.int64)  # 70% of the weight goes right
+    X[rng.random(6_000) < 0.05, 0] = np.nan  # 5% missing while learning
     model = HoeffdingTree(2, 2, grace_period=100).partial_fit(X, y)
     T = model.tree
     root = model.root
@@ -129,22 +130,22 @@ def test_memory_and_depth_guards(sea):
     X, y = sea
     free = HoeffdingTree(3, 2).partial_fit(X, y)
     shallow = HoeffdingTree(3, 2, max_depth=2).partial_fit(X, y)
-    assert free.depth > 2 and shallow.depth == 2      # the guard bites, and at exactly 2
+    assert free.depth > 2 and shallow.depth == 2  # the guard bites, and at exactly 2
 
-    limit = 0.004 * 2**20                              # bytes
+    limit = 0.004 * 2**20  # bytes
     tiny = HoeffdingTree(3, 2, memory_limit_mb=0.004).partial_fit(X, y)
     T = tiny.tree
     per_node, per_slot = tree_state.bytes_per_node(T), tree_state.bytes_per_slot(T)
-    max_nodes = limit // (per_node + per_slot)         # a node and the statistics slot it may hold
-    assert free.n_nodes > max_nodes                    # without the guard the tree outgrows it
+    max_nodes = limit // (per_node + per_slot)  # a node and the statistics slot it may hold
+    assert free.n_nodes > max_nodes  # without the guard the tree outgrows it
     slots = int(T.meta[tree_state.M_N_SLOTS] - T.meta[tree_state.M_FREE_SLOTS])
-    assert slots == tiny.n_active_leaves               # only learning leaves keep statistics
+    assert slots == tiny.n_active_leaves  # only learning leaves keep statistics
     # the tree in use stays within the limit, and is refused only a split that would pass it
     assert tiny.n_nodes * per_node + slots * per_slot <= limit
-    assert tiny.n_nodes <= max_nodes < tiny.n_nodes + 2    # SEA's splits are binary
+    assert tiny.n_nodes <= max_nodes < tiny.n_nodes + 2  # SEA's splits are binary
     s = tiny.summary()
     assert s["guard_refusals"] > 0 and s["n_splits"] == (tiny.n_nodes - 1) // 2
-    assert tiny.n_active_leaves < tiny.n_leaves        # refused leaves stop learning
+    assert tiny.n_active_leaves < tiny.n_leaves  # refused leaves stop learning
 
 
 def test_gini_criterion_learns(sea):
@@ -157,7 +158,7 @@ def test_many_classes_waveform():
     X, y = streams.waveform(n=20_000, seed=2)
     model = HoeffdingTree(21, 3)
     res = evaluate.prequential(model, X, y)
-    assert res.accuracy > 0.75                       # Bayes rate is about 86%
+    assert res.accuracy > 0.75  # Bayes rate is about 86%
     assert res.confusion.sum() == 20_000
 
 
@@ -175,19 +176,18 @@ def test_explain_one(trained, sea):
         assert ex.best["merit"] >= ex.second["merit"]
         assert ex.epsilon == pytest.approx(math.sqrt(math.log(1e7) / (2 * ex.n)))
     # a dict instance works too
-    assert trained.predict_one({"x0": X[10, 0], "x1": X[10, 1], "x2": X[10, 2]}) == \
-        ex.prediction
+    assert trained.predict_one({"x0": X[10, 0], "x1": X[10, 1], "x2": X[10, 2]}) == ex.prediction
 
 
 def test_explain_says_why_a_gain_is_negative_and_names_the_bound():
     X, y, info = streams.electricity(return_info=True)
     model = HoeffdingTree(X.shape[1], 2, nominal_features=info.nominal_features)
-    model.partial_fit(X, y).partial_fit(X, y)     # a second pass: many young leaves
+    model.partial_fit(X, y).partial_fit(X, y)  # a second pass: many young leaves
     T = model.tree
     seen_negative = seen_positive = False
     for i in range(0, X.shape[0], 97):
         ex = model.explain_one(X[i])
-        assert "at split)" in str(ex).splitlines()[0]      # inner counts are frozen at the split
+        assert "at split)" in str(ex).splitlines()[0]  # inner counts are frozen at the split
         assert f"epsilon (Hoeffding) = {ex.epsilon:.5f}" in str(ex)
         if ex.best is None:
             continue
@@ -251,10 +251,13 @@ _finite = st.floats(-1e6, 1e6, allow_nan=False)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(_finite, _finite, st.integers(0, 2)), min_size=1, max_size=300),
-       st.sampled_from(["mc", "nb", "nba"]),
-       st.lists(st.tuples(st.one_of(_finite, st.just(float("nan"))), _finite), min_size=1,
-                max_size=20))
+@given(
+    st.lists(st.tuples(_finite, _finite, st.integers(0, 2)), min_size=1, max_size=300),
+    st.sampled_from(["mc", "nb", "nba"]),
+    st.lists(
+        st.tuples(st.one_of(_finite, st.just(float("nan"))), _finite), min_size=1, max_size=20
+    ),
+)
 def test_probabilities_are_a_distribution_and_prediction_is_pure(rows, leaf, queries):
     X = np.array([[a, b] for a, b, _ in rows])
     y = np.array([c for _, _, c in rows])
@@ -282,30 +285,33 @@ def test_nan_is_a_missing_value(fresh):
     assert np.isfinite(fresh.predict_proba(X)).all()
 
 
-@pytest.mark.parametrize("X, y, message", [
-    (np.array([[np.inf, 1.0, 0.0]]), [0], "infinity"),
-    (np.array([[1.0, -np.inf, 0.0]]), [0], "infinity"),
-    (np.ones((2, 4)), [0, 1], "4 columns"),
-    (np.ones((2, 2)), [0, 1], "2 columns"),
-    (np.zeros((2, 3)), [0, 2], "outside range"),
-    (np.zeros((2, 3)), [0, -1], "outside range"),
-    (np.zeros((2, 3)), [0, 0.5], "integer class labels"),
-    (np.zeros((2, 3)), [0], "1 labels"),
-    (np.array([[0.0, 0.0, 3.0]]), [0], "nominal column 2"),
-    (np.array([[0.0, 0.0, 1.5]]), [0], "nominal column 2"),
-    (np.array([[0.0, 0.0, -1.0]]), [0], "nominal column 2"),
-    (np.array([["a", "b", "c"]]), [0], "numeric"),
-    (np.array([[1, 2, 3]], dtype=object) * np.nan, [0], None),
-    (np.zeros((0, 3)), [], "empty"),
-    ([[1.0, 2.0], [3.0]], [0, 1], "numeric"),
-])
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.array([[np.inf, 1.0, 0.0]]), [0], "infinity"),
+        (np.array([[1.0, -np.inf, 0.0]]), [0], "infinity"),
+        (np.ones((2, 4)), [0, 1], "4 columns"),
+        (np.ones((2, 2)), [0, 1], "2 columns"),
+        (np.zeros((2, 3)), [0, 2], "outside range"),
+        (np.zeros((2, 3)), [0, -1], "outside range"),
+        (np.zeros((2, 3)), [0, 0.5], "integer class labels"),
+        (np.zeros((2, 3)), [0], "1 labels"),
+        (np.array([[0.0, 0.0, 3.0]]), [0], "nominal column 2"),
+        (np.array([[0.0, 0.0, 1.5]]), [0], "nominal column 2"),
+        (np.array([[0.0, 0.0, -1.0]]), [0], "nominal column 2"),
+        (np.array([["a", "b", "c"]]), [0], "numeric"),
+        (np.array([[1, 2, 3]], dtype=object) * np.nan, [0], None),
+        (np.zeros((0, 3)), [], "empty"),
+        ([[1.0, 2.0], [3.0]], [0, 1], "numeric"),
+    ],
+)
 def test_bad_input_raises_value_error(fresh, X, y, message):
-    if message is None:      # an all-NaN object array is numeric: it must be accepted
+    if message is None:  # an all-NaN object array is numeric: it must be accepted
         fresh.partial_fit(X, y)
         return
     with pytest.raises(ValueError, match=message):
         fresh.partial_fit(X, y)
-    assert fresh.n_seen == 0      # nothing half-learned
+    assert fresh.n_seen == 0  # nothing half-learned
 
 
 def test_bad_input_at_prediction(fresh):
@@ -322,13 +328,22 @@ def test_bad_input_at_prediction(fresh):
     fresh.predict(np.array([[0.0, 0.0, 7.0]]))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"delta": 0.0}, "delta"), ({"delta": 1.5}, "delta"), ({"grace_period": 0}, "grace_period"),
-    ({"tau": -1}, "tau"), ({"criterion": "gain"}, "criterion"),
-    ({"leaf_prediction": "knn"}, "leaf_prediction"), ({"n_classes": 1}, "n_classes"),
-    ({"nominal_features": {5: 3}}, "column 5"), ({"nominal_features": {0: 0}}, "positive"),
-    ({"n_split_points": 0}, "n_split_points"), ({"max_depth": -1}, "max_depth"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"delta": 0.0}, "delta"),
+        ({"delta": 1.5}, "delta"),
+        ({"grace_period": 0}, "grace_period"),
+        ({"tau": -1}, "tau"),
+        ({"criterion": "gain"}, "criterion"),
+        ({"leaf_prediction": "knn"}, "leaf_prediction"),
+        ({"n_classes": 1}, "n_classes"),
+        ({"nominal_features": {5: 3}}, "column 5"),
+        ({"nominal_features": {0: 0}}, "positive"),
+        ({"n_split_points": 0}, "n_split_points"),
+        ({"max_depth": -1}, "max_depth"),
+    ],
+)
 def test_bad_parameters(kwargs, message):
     """scikit-learn's contract: the constructor stores its arguments as given, and fit checks
     them (so set_params and GridSearchCV are checked too)."""
@@ -360,8 +375,9 @@ def test_minibatch_and_holdout(sea):
     m = HoeffdingTree(3, 2)
     first = evaluate.minibatch(m, X[:1_000], y[:1_000], batch_size=1_000)
     assert np.all(first.predictions == 0)
-    ho = evaluate.holdout(HoeffdingTree(3, 2), X[:20_000], y[:20_000], X[20_000:], y[20_000:],
-                          every=5_000)
+    ho = evaluate.holdout(
+        HoeffdingTree(3, 2), X[:20_000], y[:20_000], X[20_000:], y[20_000:], every=5_000
+    )
     assert ho.t.tolist() == [5_000, 10_000, 15_000, 20_000]
     assert ho.final_accuracy > 0.8
 

@@ -5,6 +5,7 @@ samplers against their laws (chi-square / Kolmogorov-Smirnov at fixed seeds), ea
 against an exact computation (enumeration or scipy), and results must not depend on the number
 of threads.  The statistical checks of the bounds themselves are in test_bounds.py.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,7 +21,7 @@ from workbench import bounds as B
 from workbench import montecarlo as mc
 from workbench import _rng
 
-P_MIN = 1e-3   # goodness-of-fit tests must not reject at this level
+P_MIN = 1e-3  # goodness-of-fit tests must not reject at this level
 
 M64 = (1 << 64) - 1
 GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -29,6 +30,7 @@ GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 # =============================================================================================
 # Random streams
 # =============================================================================================
+
 
 def _py_splitmix_out(z):
     z = ((z ^ (z >> 30)) * MIX1) & M64
@@ -74,7 +76,7 @@ def test_streams_match_pure_python_transcription(seed, stream):
     got = _rng._draw_u64_from_state(st, 1000)
     assert [int(x) for x in got] == _py_xoshiro(_py_seed_state(seed, stream), 1000)
     u = _rng._draw_uniforms(seed, stream, 1000)
-    np.testing.assert_array_equal(u, np.array([x >> 11 for x in got], dtype=np.float64) / 2.0 ** 53)
+    np.testing.assert_array_equal(u, np.array([x >> 11 for x in got], dtype=np.float64) / 2.0**53)
 
 
 def test_uniforms_within_and_across_streams():
@@ -91,7 +93,7 @@ def test_uniforms_within_and_across_streams():
 def _chi2_pvalue(draws, pmf_support, pmf):
     """Chi-square goodness of fit with cells pooled to expected counts >= 5."""
     n = draws.size
-    counts = np.bincount(draws - pmf_support[0], minlength=pmf.size)[:pmf.size]
+    counts = np.bincount(draws - pmf_support[0], minlength=pmf.size)[: pmf.size]
     exp = pmf * n
     obs_cells, exp_cells = [], []
     acc_o = acc_e = 0.0
@@ -107,8 +109,19 @@ def _chi2_pvalue(draws, pmf_support, pmf):
     return stats.chisquare(obs_cells, exp_cells).pvalue
 
 
-@pytest.mark.parametrize("n,p", [(1, 0.3), (10, 0.3), (60, 0.2), (1000, 0.3), (100_000, 0.01),
-                                 (37, 0.9), (5000, 0.5), (200, 0.999)])
+@pytest.mark.parametrize(
+    "n,p",
+    [
+        (1, 0.3),
+        (10, 0.3),
+        (60, 0.2),
+        (1000, 0.3),
+        (100_000, 0.01),
+        (37, 0.9),
+        (5000, 0.5),
+        (200, 0.999),
+    ],
+)
 def test_binomial_sampler_goodness_of_fit(n, p):
     draws = _rng._draw_binomials(21, n, p, 200_000)
     assert draws.min() >= 0 and draws.max() <= n
@@ -156,6 +169,7 @@ def test_results_do_not_depend_on_thread_count_and_follow_the_seed():
 # Estimators
 # =============================================================================================
 
+
 def _independent_estimates(c):
     """The estimators from their definitions, with scipy's entropy (nats)."""
     c = np.asarray(c, dtype=float)
@@ -164,12 +178,13 @@ def _independent_estimates(c):
     h_cond = sum(nf[f] / m * stats.entropy(c[:, f]) for f in range(c.shape[1]) if nf[f] > 0)
     h_y = stats.entropy(c.sum(axis=1))
     out = {"entropy": 0.5 * h_cond, "info_gain": (h_y - h_cond) / math.log(2)}
-    out["gini"] = sum(nf[f] / m * (1 - ((c[:, f] / nf[f]) ** 2).sum())
-                      for f in range(c.shape[1]) if nf[f] > 0)
+    out["gini"] = sum(
+        nf[f] / m * (1 - ((c[:, f] / nf[f]) ** 2).sum()) for f in range(c.shape[1]) if nf[f] > 0
+    )
     if c.shape[0] == 2:
         p, q = c[1] / m, c[0] / m
         hm = np.where(p + q > 0, 2 * p * q / np.where(p + q > 0, p + q, 1), 0.0)
-        assert out["gini"] == pytest.approx(hm.sum(), abs=1e-14)        # 000 eq. (12)
+        assert out["gini"] == pytest.approx(hm.sum(), abs=1e-14)  # 000 eq. (12)
         out["kearns_mansour"] = np.sqrt(p * q).sum()
         out["gini_as_printed"] = (2 * p * (1 - p)).sum()
         out["kearns_mansour_as_printed"] = np.sqrt(p * (1 - p)).sum()
@@ -198,7 +213,7 @@ def test_functionals_are_the_estimators_at_the_law():
     for _ in range(200):
         t = rng.dirichlet(np.ones(4)).reshape(2, 2)
         f = mc.functionals(t)
-        big = np.round(t * 2 ** 40).astype(np.int64)       # exact proportions, almost
+        big = np.round(t * 2**40).astype(np.int64)  # exact proportions, almost
         est = mc.plugin_estimates(big)
         for name in ("entropy", "gini", "kearns_mansour", "info_gain"):
             assert est[name] == pytest.approx(f[name], abs=1e-9)
@@ -229,7 +244,10 @@ def test_estimator_simulation_matches_exact_moments(method):
         z = (sim.estimates[name].mean() - mean) / math.sqrt(var / sim.trials)
         assert abs(z) < 4, (name, z)
         chi = (sim.trials - 1) * sim.estimates[name].var(ddof=1) / var
-        assert stats.chi2.sf(chi, sim.trials - 1) > P_MIN / 2 and stats.chi2.cdf(chi, sim.trials - 1) > P_MIN / 2
+        assert (
+            stats.chi2.sf(chi, sim.trials - 1) > P_MIN / 2
+            and stats.chi2.cdf(chi, sim.trials - 1) > P_MIN / 2
+        )
 
 
 def test_examples_and_counts_methods_agree_in_law():
@@ -252,11 +270,26 @@ def test_simulation_summaries_are_consistent():
     assert r["bias"] == pytest.approx((sim.estimates["kearns_mansour"] - r["truth"]).mean())
     df = sim.to_frame(deltas=[0.1, 0.01])
     assert len(df) == 2 * len(mc.ESTIMATORS)
-    for col in ("estimator", "delta", "bound", "empirical_quantile", "ratio", "p_value",
-                "p_f1", "p_y1_given_f0", "p_y1_given_f1"):
+    for col in (
+        "estimator",
+        "delta",
+        "bound",
+        "empirical_quantile",
+        "ratio",
+        "p_value",
+        "p_f1",
+        "p_y1_given_f0",
+        "p_y1_given_f1",
+    ):
         assert col in df.columns
-    grid = mc.estimator_grid([law, mc.joint_law(0.3, 0.0, 0.9)], [20, 40], [0.05], trials=500,
-                             seed=62, estimators=["gini", "entropy"])
+    grid = mc.estimator_grid(
+        [law, mc.joint_law(0.3, 0.0, 0.9)],
+        [20, 40],
+        [0.05],
+        trials=500,
+        seed=62,
+        estimators=["gini", "entropy"],
+    )
     assert len(grid) == 2 * 2 * 2 and set(grid["law"]) == {0, 1} and set(grid["m"]) == {20, 40}
 
 
@@ -266,11 +299,17 @@ def test_tightest_law_returns_the_grid_maximum():
     assert np.allclose(table.sum(), 1.0)
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    ({"table": [[0.5, 0.5], [0.5, 0.5]]}, "table"),
-    ({"m": 0}, "m"), ({"trials": 0}, "trials"), ({"seed": -1}, "seed"),
-    ({"method": "fast"}, "method"), ({"m": 2.5}, "m"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"table": [[0.5, 0.5], [0.5, 0.5]]}, "table"),
+        ({"m": 0}, "m"),
+        ({"trials": 0}, "trials"),
+        ({"seed": -1}, "seed"),
+        ({"method": "fast"}, "method"),
+        ({"m": 2.5}, "m"),
+    ],
+)
 def test_simulate_estimators_rejects_bad_arguments(kwargs, name):
     args = {"table": mc.joint_law(0.5, 0.5, 0.5), "m": 10, "trials": 10, "seed": 0}
     args.update(kwargs)
@@ -281,6 +320,7 @@ def test_simulate_estimators_rejects_bad_arguments(kwargs, name):
 # =============================================================================================
 # Other simulators against exact computations
 # =============================================================================================
+
 
 def _agrees(k, n, p_exact):
     return stats.binomtest(int(k), int(n), min(max(p_exact, 0.0), 1.0)).pvalue > P_MIN
@@ -333,19 +373,28 @@ def test_leaf_consistency_simulation_matches_exact(w):
     assert _agrees(r.n_fail, r.trials, r.exact_fail)
     # the per-step ConfTree simulation with budget so large that every label is queried has the
     # same law as the 'always' policy
-    r2 = mc.leaf_consistency_failure(0.5, 60, 0.9, w=w, policy="conftree", budget=1e12,
-                                     trials=100_000, seed=96)
+    r2 = mc.leaf_consistency_failure(
+        0.5, 60, 0.9, w=w, policy="conftree", budget=1e12, trials=100_000, seed=96
+    )
     assert _agrees(r2.n_fail, r2.trials, r.exact_fail)
 
 
 def test_feature_gains_match_the_joint_law():
     prior, theta = 0.3, np.array([[0.2, 0.9], [0.6, 0.5], [0.1, 0.3]])
-    for crit, key in (("entropy", "info_gain"), ("gini", "gini"), ("kearns_mansour", "kearns_mansour")):
+    for crit, key in (
+        ("entropy", "info_gain"),
+        ("gini", "gini"),
+        ("kearns_mansour", "kearns_mansour"),
+    ):
         g = mc.feature_gains(prior, theta, crit)
         py = np.array([1 - prior, prior])
         for j in range(3):
-            table = np.array([[py[0] * (1 - theta[j, 0]), py[0] * theta[j, 0]],
-                              [py[1] * (1 - theta[j, 1]), py[1] * theta[j, 1]]])
+            table = np.array(
+                [
+                    [py[0] * (1 - theta[j, 0]), py[0] * theta[j, 0]],
+                    [py[1] * (1 - theta[j, 1]), py[1] * theta[j, 1]],
+                ]
+            )
             f = mc.functionals(table)
             if key == "info_gain":
                 assert g[j] == pytest.approx(f["info_gain"], abs=1e-12)
@@ -395,8 +444,9 @@ def test_ddm_run_matches_reference(strict):
     rng = np.random.default_rng(5)
     for p in (0.0, 0.02, 0.2, 0.5):
         for _ in range(5):
-            errors = (rng.random(3000) < np.where(np.arange(3000) < 1500, p, min(1.0, 2 * p + 0.1))
-                      ).astype(np.int64)
+            errors = (
+                rng.random(3000) < np.where(np.arange(3000) < 1500, p, min(1.0, 2 * p + 0.1))
+            ).astype(np.int64)
             w, d = mc.ddm_run(errors, 30, strict)
             rw, rd = _ddm_reference(errors, 30, strict)
             np.testing.assert_array_equal(w, rw)
@@ -420,19 +470,23 @@ def test_importing_compiles_nothing():
     """`import workbench.bounds / montecarlo` must not compile (or load) any kernel."""
     import subprocess
     import sys
-    code = ("import numba, workbench.bounds as b, workbench.montecarlo as m, workbench._rng as r\n"
-            "from numba.core.dispatcher import Dispatcher\n"
-            "mods = [b, r] + [getattr(m, n) for n in ('estimators', 'means', 'credible',"
-            " 'sequential')]\n"
-            "d = [v for mod in mods for v in vars(mod).values() if isinstance(v, Dispatcher)]\n"
-            "assert len(d) > 30, len(d)\n"
-            "assert all(not f.signatures for f in d), [f.__name__ for f in d if f.signatures]\n")
+
+    code = (
+        "import numba, workbench.bounds as b, workbench.montecarlo as m, workbench._rng as r\n"
+        "from numba.core.dispatcher import Dispatcher\n"
+        "mods = [b, r] + [getattr(m, n) for n in ('estimators', 'means', 'credible',"
+        " 'sequential')]\n"
+        "d = [v for mod in mods for v in vars(mod).values() if isinstance(v, Dispatcher)]\n"
+        "assert len(d) > 30, len(d)\n"
+        "assert all(not f.signatures for f in d), [f.__name__ for f in d if f.signatures]\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 # =============================================================================================
 # Throughput
 # =============================================================================================
+
 
 def test_throughput_is_reported():
     """The simulators report their rate; the target itself (100,000 trials of m = 200 in under

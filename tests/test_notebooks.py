@@ -3,6 +3,7 @@
 New notebooks are picked up by the glob; a cell that raises fails its notebook's test with the
 cell's source and the error.
 """
+
 from pathlib import Path
 
 import nbformat
@@ -12,7 +13,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-TIMEOUT = 240            # seconds per cell (fast mode: every notebook takes well under a minute)
+TIMEOUT = 240  # seconds per cell (fast mode: every notebook takes well under a minute)
 
 
 def test_the_tour_is_there():
@@ -27,8 +28,12 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
     # reproducible on demand).  A cell that raises fails at once; three hangs fail the test.
     for attempt in (1, 2, 3):
         nb = nbformat.read(path, as_version=4)
-        client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}})
+        client = NotebookClient(
+            nb,
+            timeout=TIMEOUT,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        )
         try:
             client.execute()
             break
@@ -36,7 +41,8 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
             pytest.fail(f"{path.name}: a cell failed\n{err}", pytrace=False)
         except (CellTimeoutError, DeadKernelError) as err:
             if attempt == 3:
-                pytest.fail(f"{path.name}: the kernel hung or died three times\n{err}",
-                            pytrace=False)
+                pytest.fail(
+                    f"{path.name}: the kernel hung or died three times\n{err}", pytrace=False
+                )
     ran = [c for c in nb.cells if c.cell_type == "code"]
     assert ran and all(c.get("execution_count") for c in ran if c.source.strip())

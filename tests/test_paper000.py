@@ -3,6 +3,7 @@
 The notebook itself runs in tests/test_notebooks.py; here every runner is called at a tiny size
 and checked for its shape, the sanity of its numbers and reproducibility at a fixed seed.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,6 +23,7 @@ from workbench.experiments import paper000 as P  # noqa: E402
 def _close_figures():
     yield
     import matplotlib.pyplot as plt
+
     plt.close("all")
 
 
@@ -40,8 +42,14 @@ def test_sizes_follow_workbench_fast(monkeypatch):
 # --------------------------------------------------------------------------- Sec. III
 def test_impurities_bound_the_min_function_except_entropy_in_nats():
     df = P.impurities()
-    assert list(df.columns) == ["p", "min", "entropy_nats", "entropy_bits", "gini",
-                                "kearns_mansour"]
+    assert list(df.columns) == [
+        "p",
+        "min",
+        "entropy_nats",
+        "entropy_bits",
+        "gini",
+        "kearns_mansour",
+    ]
     assert df.gini.max() == pytest.approx(0.5) and df.kearns_mansour.max() == pytest.approx(0.5)
     chk = P.upper_bound_check(20_001).set_index("impurity")
     assert chk.loc[["entropy_bits", "gini", "kearns_mansour"], "holds"].all()
@@ -86,8 +94,13 @@ def test_printed_q_definition_fails_and_corrected_holds():
 
 
 def test_plot_bound_curves_returns_a_figure():
-    c = P.bound_curves(ms=(20, 200), grid=2, search_trials=200, trials=500,
-                       estimators=("entropy", "gini", "kearns_mansour", "info_gain"))
+    c = P.bound_curves(
+        ms=(20, 200),
+        grid=2,
+        search_trials=200,
+        trials=500,
+        estimators=("entropy", "gini", "kearns_mansour", "info_gain"),
+    )
     pr = P.printed_vs_corrected(ms=(20, 200), trials=500)
     fig = P.plot_bound_curves(c, pr)
     assert sum(ax.get_visible() for ax in fig.axes) == 5
@@ -97,12 +110,11 @@ def test_plot_bound_curves_returns_a_figure():
 def test_schedule_grows_with_depth_time_dimension_and_falls_with_m():
     assert P.schedule(100, 0, 10_000, 5) > P.schedule(1000, 0, 10_000, 5)
     assert P.schedule(1000, 5, 10_000, 5) > P.schedule(1000, 0, 10_000, 5)
-    assert P.schedule(1000, 0, 10 ** 6, 5) > P.schedule(1000, 0, 10 ** 4, 5)
-    assert P.schedule(1000, 0, 10 ** 4, 50) > P.schedule(1000, 0, 10 ** 4, 5)
+    assert P.schedule(1000, 0, 10**6, 5) > P.schedule(1000, 0, 10**4, 5)
+    assert P.schedule(1000, 0, 10**4, 50) > P.schedule(1000, 0, 10**4, 5)
     # delta = 1/t by default (Remark 1)
-    assert P.schedule(1000, 2, 10 ** 4, 5) == pytest.approx(
-        P.schedule(1000, 2, 10 ** 4, 5, delta=1e-4))
-    v = P.schedule(np.array([100, 1000]), 1, 10 ** 4, 5, criterion="entropy")
+    assert P.schedule(1000, 2, 10**4, 5) == pytest.approx(P.schedule(1000, 2, 10**4, 5, delta=1e-4))
+    v = P.schedule(np.array([100, 1000]), 1, 10**4, 5, criterion="entropy")
     assert v.shape == (2,) and v[0] > v[1]
 
 
@@ -166,8 +178,12 @@ def fig3_small():
 def _rerun(row, X, y, info):
     """One cell of a sweep, run here without the sweep: (prequential result, model)."""
     cls = getattr(learners, row.learner)
-    model = cls(n_features=info.n_features, n_classes=info.n_classes,
-                nominal_features=dict(info.nominal_features), **json.loads(row.params))
+    model = cls(
+        n_features=info.n_features,
+        n_classes=info.n_classes,
+        nominal_features=dict(info.nominal_features),
+        **json.loads(row.params),
+    )
     return evaluate.prequential(model, X, y), model
 
 
@@ -177,9 +193,11 @@ def test_fig3_grid_shape_and_sanity(fig3_small):
     assert set(df.learner) == set(P.LEARNERS)
     assert df.seed.nunique() == 2 and (df.n == 6000).all()
     # the parameter grids: c log-spaced over 10^-2.7..10^-1, delta = exp(-L) with L log-spaced
-    grid = {"CTree": np.logspace(-2.7, -1.0, 3),
-            "HoeffdingTree": np.exp(-np.logspace(-3.5, 0.5, 3)),
-            "CorrHTree": np.exp(-np.logspace(-2.5, 2.0, 3))}
+    grid = {
+        "CTree": np.logspace(-2.7, -1.0, 3),
+        "HoeffdingTree": np.exp(-np.logspace(-3.5, 0.5, 3)),
+        "CorrHTree": np.exp(-np.logspace(-2.5, 2.0, 3)),
+    }
     for lr, values in grid.items():
         g = df[df.learner == lr]
         np.testing.assert_allclose(np.sort(g.param.unique()), np.sort(values), rtol=1e-12)
@@ -189,8 +207,7 @@ def test_fig3_grid_shape_and_sanity(fig3_small):
     assert (h.criterion == "gini").all() and (h.grace_period == 100).all() and (h.tau == 0).all()
     # every cell is the prequential run of its learner on RandCBT(seed), recomputed here
     for seed in (0, 1):
-        X, y, info = streams.rand_cbt(n=6000, n_leaves=50, d=5, q=0.7, seed=seed,
-                                      return_info=True)
+        X, y, info = streams.rand_cbt(n=6000, n_leaves=50, d=5, q=0.7, seed=seed, return_info=True)
         for row in df[df.seed == seed].itertuples():
             res, model = _rerun(row, X, y, info)
             assert row.accuracy == pytest.approx(res.accuracy, abs=1e-12)
@@ -210,7 +227,7 @@ def test_fig3_summaries_and_claims(fig3_small):
     # mean and standard error over the two trees, recomputed; lo/hi = mean -/+ 1.96 SE
     for r in s.itertuples():
         acc = df[(df.learner == r.learner) & (df.param == r.param)].accuracy.to_numpy()
-        se = abs(acc[0] - acc[1]) / 2                 # std(ddof=1) / sqrt(2) for two values
+        se = abs(acc[0] - acc[1]) / 2  # std(ddof=1) / sqrt(2) for two values
         assert r.accuracy == pytest.approx(acc.mean(), abs=1e-12)
         assert r.se == pytest.approx(se, abs=1e-12)
         assert (r.lo, r.hi) == pytest.approx((acc.mean() - 1.96 * se, acc.mean() + 1.96 * se))
@@ -218,7 +235,7 @@ def test_fig3_summaries_and_claims(fig3_small):
     assert b.n_runs.sum() == len(df)
     cmp = P.fig3_compare(df, sizes_=(1, 5, 10_000))
     assert set(cmp.other) == {"HoeffdingTree", "CorrHTree"}
-    assert (cmp[cmp.leaves == 10_000].verdict == "n/a").all()   # no tree is that large
+    assert (cmp[cmp.leaves == 10_000].verdict == "n/a").all()  # no tree is that large
     claims = P.fig3_claims(df)
     known = claims["equal_size"][claims["equal_size"].verdict != "n/a"]
     assert claims["dominates"] is bool(len(known) and (known.verdict == "C-Tree better").all())
@@ -239,7 +256,7 @@ def test_rand_cbt_by_leaf_is_the_same_sample_in_leaf_blocks():
     X, y, info = streams.rand_cbt(n=2000, seed=5, n_leaves=8, return_info=True)
     Xb, yb, infob = P.rand_cbt_by_leaf(n=2000, seed=5, n_leaves=8, return_info=True)
     leaves = infob.tree.apply(Xb)
-    assert (np.diff(leaves) >= 0).all()                 # one block per leaf, in order
+    assert (np.diff(leaves) >= 0).all()  # one block per leaf, in order
     assert sorted(map(tuple, np.c_[X, y])) == sorted(map(tuple, np.c_[Xb, yb]))
     assert infob.name == "rand_cbt_by_leaf"
 
@@ -290,7 +307,7 @@ def test_fig4_small():
         assert row.f_measure_1 == pytest.approx(f1, abs=1e-12)
     best = P.fig4_best(df)
     assert len(best) == 6
-    for r in best.itertuples():                       # one permutation: the best single run
+    for r in best.itertuples():  # one permutation: the best single run
         g = df[(df.dataset == r.dataset) & (df.learner == r.learner)]
         assert r.score == g.score.max() and r.param == g.loc[g.score.idxmax(), "param"]
     cmp = P.fig4_compare(df)
@@ -302,8 +319,14 @@ def test_fig4_small():
 
 # --------------------------------------------------------------------------- Fig. 5
 def test_fig5_small_budget_respected_and_reproducible():
-    kw = dict(datasets=("electricity",), budgets=(0.1, 0.3),
-              strategies=("Random", "ConfTree"), n_seeds=1, c=0.05, n_rows=4000)
+    kw = dict(
+        datasets=("electricity",),
+        budgets=(0.1, 0.3),
+        strategies=("Random", "ConfTree"),
+        n_seeds=1,
+        c=0.05,
+        n_rows=4000,
+    )
     a = P.fig5(**kw)
     b = P.fig5(**kw)
     assert len(a) == 1 + 2 * 2

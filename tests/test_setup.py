@@ -1,4 +1,5 @@
 """The set-up files agree with each other: pyproject.toml, environment.yml, README, CI."""
+
 import re
 import tomllib
 from pathlib import Path
@@ -14,7 +15,7 @@ def _name(req: str) -> str:
 
 
 def _spec(req: str) -> str:
-    return req.strip()[len(_name(req)):].strip()
+    return req.strip()[len(_name(req)) :].strip()
 
 
 def test_environment_yml_matches_pyproject():
@@ -30,8 +31,9 @@ def test_environment_yml_matches_pyproject():
     for name, spec in wanted.items():
         cname = CONDA_NAME.get(name, name)
         assert cname in conda, f"{cname} (from pyproject) is missing in environment.yml"
-        assert conda[cname] == spec, f"{cname}: pyproject says {spec!r}, environment.yml " \
-                                     f"{conda[cname]!r}"
+        assert conda[cname] == spec, (
+            f"{cname}: pyproject says {spec!r}, environment.yml {conda[cname]!r}"
+        )
     assert "graphviz" in conda, "environment.yml must bring Graphviz's dot binary"
     assert any(re.match(r"\s+-\s+-e \.$", ln) for ln in lines), "the package itself via pip"
     assert re.search(r"python=3\.11", "\n".join(lines))
@@ -48,9 +50,10 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
 
 def _load_dev():
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("dev_script", ROOT / "dev.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)          # defines functions only: nothing runs on import
+    spec.loader.exec_module(module)  # defines functions only: nothing runs on import
     return module
 
 
@@ -76,13 +79,17 @@ def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monk
     says how many files it removed, and leaves sources and other bytecode alone."""
     dev = _load_dev()
     root, cache = tmp_path / "repo", tmp_path / "numba_cache"
-    stale = [root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.nbi",
-             root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc",
-             root / "workbench" / "__pycache__" / "bounds.hoeffding_nb-40.py311.nbi",
-             cache / "workbench_core_split" / "split.attempt-7.py311.nbc"]
-    kept = [root / "workbench" / "core" / "engine.py",
-            root / "workbench" / "core" / "__pycache__" / "engine.cpython-311.pyc",
-            root / "tests" / "__pycache__" / "kernel.nbi"]          # outside workbench/: kept
+    stale = [
+        root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.nbi",
+        root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc",
+        root / "workbench" / "__pycache__" / "bounds.hoeffding_nb-40.py311.nbi",
+        cache / "workbench_core_split" / "split.attempt-7.py311.nbc",
+    ]
+    kept = [
+        root / "workbench" / "core" / "engine.py",
+        root / "workbench" / "core" / "__pycache__" / "engine.cpython-311.pyc",
+        root / "tests" / "__pycache__" / "kernel.nbi",
+    ]  # outside workbench/: kept
     for path in stale + kept:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"x")
@@ -118,7 +125,7 @@ def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
         rc = dev.cmd_test(["-q"])
         assert calls[0][:3] == ["ruff", "check", "."]
         if ruff_rc:
-            assert rc == 1 and len(calls) == 1          # pytest never started
+            assert rc == 1 and len(calls) == 1  # pytest never started
         else:
             assert rc == 0 and calls[-1][1:] == ["-m", "pytest", "-q"]
             assert any(c[:3] == ["ruff", "format", "--check"] for c in calls) == dev.FORMAT_CHECK

@@ -1,5 +1,6 @@
 """Every learner is a scikit-learn estimator: its own checks, pipelines and grid search, any
 hashable labels, pandas DataFrames in, and the bad inputs a new user runs into."""
+
 import pickle
 
 import numpy as np
@@ -30,7 +31,7 @@ def test_parameters_come_from_the_signature():
     m = CTree(4, c=0.3)
     params = m.get_params()
     assert params["c"] == 0.3 and params["n_features"] == 4 and params["grace_period"] == 100
-    assert params["binary_nominal"] is True and params["n_classes"] == 2   # CTree's defaults
+    assert params["binary_nominal"] is True and params["n_classes"] == 2  # CTree's defaults
     assert HoeffdingTree().get_params()["grace_period"] == 200
     c = clone(m).set_params(tau=0.2)
     assert type(c) is CTree and c.tau == 0.2 and c.c == 0.3
@@ -42,8 +43,9 @@ def test_pipeline_under_grid_search_on_electricity():
     X, y = streams.electricity()
     X, y = X[:6_000], y[:6_000]
     pipe = make_pipeline(StandardScaler(), HoeffdingTree(grace_period=100))
-    grid = GridSearchCV(pipe, {"hoeffdingtree__delta": [1e-7, 1e-2]},
-                        cv=KFold(3), scoring="accuracy")
+    grid = GridSearchCV(
+        pipe, {"hoeffdingtree__delta": [1e-7, 1e-2]}, cv=KFold(3), scoring="accuracy"
+    )
     grid.fit(X, y)
     scores = grid.cv_results_["mean_test_score"]
     assert scores.shape == (2,) and np.all((scores > 0.55) & (scores <= 1))
@@ -160,7 +162,7 @@ def test_one_dimensional_X_is_refused_with_a_reshape_hint():
     m.partial_fit(np.zeros((2, 6)), [0, 1])
     with pytest.raises(ValueError, match="Reshape your data"):
         m.predict(np.zeros(6))
-    assert m.predict_one(np.zeros(6)) in (0, 1)     # one instance: the _one methods
+    assert m.predict_one(np.zeros(6)) in (0, 1)  # one instance: the _one methods
 
 
 def test_f_measure_of_a_class_that_does_not_exist():
@@ -182,6 +184,7 @@ def test_nominal_codes_must_be_integers():
 
 def test_sparse_and_complex_input_are_refused():
     from scipy import sparse
+
     with pytest.raises(TypeError, match="sparse input is not supported"):
         HoeffdingTree().fit(sparse.csr_matrix(np.eye(3)), [0, 1, 0])
     with pytest.raises(ValueError, match="Complex data not supported"):

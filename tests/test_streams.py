@@ -29,6 +29,7 @@ ALPHA = 1e-3
 
 # ---------------------------------------------------------------------------------------------- SEA
 
+
 @pytest.mark.parametrize("concept, theta", [(0, 8.0), (1, 9.0), (2, 7.0), (3, 9.5)])
 def test_sea_noise_free_labels_are_the_threshold_rule(concept, theta):
     X, y = streams.sea(20_000, seed=11 + concept, concept=concept, noise=0.0)
@@ -58,14 +59,16 @@ def test_sea_abrupt_drift_positions_and_concepts():
         seg = slice(start, start + 2_000)
         np.testing.assert_array_equal(y[seg], (X[seg, 0] + X[seg, 1] > theta).astype(np.int64))
     # a custom period cycles through the sequence; repeated concepts are no drift
-    X, y, info = streams.sea(5_000, seed=3, concepts=(2, 2, 0), drift_every=1_000, noise=0.0,
-                             return_info=True)
+    X, y, info = streams.sea(
+        5_000, seed=3, concepts=(2, 2, 0), drift_every=1_000, noise=0.0, return_info=True
+    )
     assert info.drift_positions == [2_000, 3_000]
     expected_theta = np.array([7.0, 7.0, 8.0, 7.0, 7.0]).repeat(1_000)
     np.testing.assert_array_equal(y, (X[:, 0] + X[:, 1] > expected_theta).astype(np.int64))
 
 
 # ----------------------------------------------------------------------------------------- Waveform
+
 
 def _breiman_waves() -> np.ndarray:
     """h1(i) = max(6 - |i - 7|, 0), h2(i) = h1(i - 8), h3(i) = h1(i - 4) for i = 1..21."""
@@ -91,7 +94,7 @@ def test_waveform_classes_are_balanced_and_means_match_the_definition(n_features
         var = np.ones(n_features)
         var[:21] += (h[a] - h[b]) ** 2 / 12  # u h_a + (1 - u) h_b with u ~ U[0, 1), plus N(0, 1)
         z = (Xk.mean(axis=0) - mean) / np.sqrt(var / len(Xk))
-        z2 += float(np.sum(z ** 2))
+        z2 += float(np.sum(z**2))
         dof += n_features
     # the sum of squared z-scores of all class means is chi-square with 3 * n_features dof
     assert stats.chi2.sf(z2, dof) > ALPHA
@@ -113,7 +116,9 @@ _DIGIT_SEGMENTS = {
     9: {"top", "ul", "ur", "mid", "lr", "bottom"},
 }
 _SEGMENT_ORDER = ["top", "ul", "ur", "mid", "ll", "lr", "bottom"]
-_DISPLAY = np.array([[s in _DIGIT_SEGMENTS[k] for s in _SEGMENT_ORDER] for k in range(10)], dtype=float)
+_DISPLAY = np.array(
+    [[s in _DIGIT_SEGMENTS[k] for s in _SEGMENT_ORDER] for k in range(10)], dtype=float
+)
 
 
 def test_led_without_noise_displays_the_digit():
@@ -150,6 +155,7 @@ def test_led_irrelevant_attributes_are_fair_coins_independent_of_the_class():
 
 # --------------------------------------------------------------------------------------- RandomTree
 
+
 def _walk(tree, x) -> int:
     """Label one instance by following the tree's arrays node by node."""
     i = 0
@@ -172,7 +178,9 @@ def test_random_tree_labels_are_the_returned_trees_function_of_the_attributes():
 
 
 def test_random_tree_attribute_ranges_and_seeds():
-    X, y, info = streams.random_tree(5_000, seed=1, n_nominal=4, n_numeric=3, n_values=3, return_info=True)
+    X, y, info = streams.random_tree(
+        5_000, seed=1, n_nominal=4, n_numeric=3, n_values=3, return_info=True
+    )
     nominal = X[:, :4]
     assert set(np.unique(nominal)) == {0.0, 1.0, 2.0}
     assert info.nominal_features == {0: 3, 1: 3, 2: 3, 3: 3}
@@ -182,7 +190,9 @@ def test_random_tree_attribute_ranges_and_seeds():
     X2, y2 = streams.random_tree(5_000, seed=1, n_nominal=4, n_numeric=3, n_values=3)
     np.testing.assert_array_equal(X, X2)
     np.testing.assert_array_equal(y, y2)
-    X3, y3, info3 = streams.random_tree(5_000, seed=2, n_nominal=4, n_numeric=3, n_values=3, return_info=True)
+    X3, y3, info3 = streams.random_tree(
+        5_000, seed=2, n_nominal=4, n_numeric=3, n_values=3, return_info=True
+    )
     assert not np.array_equal(X, X3)
     assert not np.array_equal(info.tree.feature, info3.tree.feature)
     # a fixed tree_seed keeps the concept while the instances change
@@ -194,8 +204,16 @@ def test_random_tree_attribute_ranges_and_seeds():
 
 @pytest.mark.parametrize("tree_seed", [1, 2, 3])
 def test_random_tree_growth_rules(tree_seed):
-    tree = grow_random_tree(tree_seed, n_classes=4, n_nominal=3, n_numeric=2, n_values=3,
-                            max_depth=6, first_leaf_level=2, leaf_fraction=0.3)
+    tree = grow_random_tree(
+        tree_seed,
+        n_classes=4,
+        n_nominal=3,
+        n_numeric=2,
+        n_values=3,
+        max_depth=6,
+        first_leaf_level=2,
+        leaf_fraction=0.3,
+    )
     leaves = tree.is_leaf
     assert tree.depth[leaves].min() >= 2 and tree.depth[leaves].max() <= 6
     assert set(tree.label[leaves]) <= {0, 1, 2, 3} and (tree.label[~leaves] == -1).all()
@@ -218,11 +236,14 @@ def test_random_tree_growth_rules(tree_seed):
     check(0, frozenset(), {0: 0.0, 1: 0.0}, {0: 1.0, 1: 1.0})
     full = grow_random_tree(tree_seed, n_nominal=2, n_numeric=1, max_depth=3, leaf_fraction=0.0)
     assert (full.depth[full.is_leaf] == 3).all()
-    early = grow_random_tree(tree_seed, n_nominal=2, n_numeric=1, max_depth=5, first_leaf_level=1,
-                             leaf_fraction=1.0)
+    early = grow_random_tree(
+        tree_seed, n_nominal=2, n_numeric=1, max_depth=5, first_leaf_level=1, leaf_fraction=1.0
+    )
     assert (early.depth[early.is_leaf] == 1).all()
     # nominal attributes only, deeper than their number: paths end in leaves once all are used
-    only = grow_random_tree(tree_seed, n_nominal=2, n_numeric=0, n_values=2, max_depth=5, leaf_fraction=0.0)
+    only = grow_random_tree(
+        tree_seed, n_nominal=2, n_numeric=0, n_values=2, max_depth=5, leaf_fraction=0.0
+    )
     assert only.max_depth == 2
 
 
@@ -244,11 +265,27 @@ def test_java_random_matches_reference_values():
     for bound in (2, 3, 5, 10, 16):
         got.append(r.next_int(bound))
         got.append(r.next_double())
-    assert got == [1, 0.05466526274716077, 2, 0.30871945533265976, 0, 0.7077105889551186,
-                   3, 0.9033722646721782, 5, 0.3816430907807956]
+    assert got == [
+        1,
+        0.05466526274716077,
+        2,
+        0.30871945533265976,
+        0,
+        0.7077105889551186,
+        3,
+        0.9033722646721782,
+        5,
+        0.3816430907807956,
+    ]
     r = JavaRandom(2024)  # a bound whose rejection step is taken twice in these six draws
-    assert [r.next_int(1610612736) for _ in range(6)] == [1328119050, 1580346626, 404367186,
-                                                           1402689389, 202218659, 1490266679]
+    assert [r.next_int(1610612736) for _ in range(6)] == [
+        1328119050,
+        1580346626,
+        404367186,
+        1402689389,
+        202218659,
+        1490266679,
+    ]
 
 
 # Rows written by MOA 2024 (`WriteStreamToARFFFile -s (generators.RandomTreeGenerator ...) -m 30`).
@@ -336,11 +373,24 @@ MOA_RANDOM_TREE_NUMERIC = """@relation 'generators.RandomTreeGenerator -r 11 -c 
 """
 
 
-@pytest.mark.parametrize("text, options", [
-    (MOA_RANDOM_TREE_DEFAULT, dict()),
-    (MOA_RANDOM_TREE_NUMERIC, dict(tree_seed=11, n_classes=3, n_nominal=0, n_numeric=3, max_depth=8,
-                                   first_leaf_level=3, leaf_fraction=0.1)),
-])
+@pytest.mark.parametrize(
+    "text, options",
+    [
+        (MOA_RANDOM_TREE_DEFAULT, dict()),
+        (
+            MOA_RANDOM_TREE_NUMERIC,
+            dict(
+                tree_seed=11,
+                n_classes=3,
+                n_nominal=0,
+                n_numeric=3,
+                max_depth=8,
+                first_leaf_level=3,
+                leaf_fraction=0.1,
+            ),
+        ),
+    ],
+)
 def test_random_tree_grows_the_same_tree_as_moa(tmp_path, text, options):
     path = tmp_path / "moa.arff"
     path.write_text(text)
@@ -362,17 +412,31 @@ def _moa_jar() -> Path | None:
 @pytest.mark.skipif(_moa_jar() is None, reason="needs CapyMOA's moa.jar and java (the bench extra)")
 def test_random_tree_matches_moa_on_a_long_stream(tmp_path):
     out = tmp_path / "rt.arff"
-    task = ("WriteStreamToARFFFile -s (generators.RandomTreeGenerator -r 3 -c 5 -o 2 -u 2 -v 4 -d 10 "
-            f"-l 4 -f 0.25) -f {out} -m 5000")
-    subprocess.run(["java", "-cp", str(_moa_jar()), "moa.DoTask", task], check=True, capture_output=True)
+    task = (
+        "WriteStreamToARFFFile -s (generators.RandomTreeGenerator -r 3 -c 5 -o 2 -u 2 -v 4 -d 10 "
+        f"-l 4 -f 0.25) -f {out} -m 5000"
+    )
+    subprocess.run(
+        ["java", "-cp", str(_moa_jar()), "moa.DoTask", task], check=True, capture_output=True
+    )
     X, y = streams.read_arff(out)
-    tree = grow_random_tree(3, n_classes=5, n_nominal=2, n_numeric=2, n_values=4, max_depth=10,
-                            first_leaf_level=4, leaf_fraction=0.25)
+    tree = grow_random_tree(
+        3,
+        n_classes=5,
+        n_nominal=2,
+        n_numeric=2,
+        n_values=4,
+        max_depth=10,
+        first_leaf_level=4,
+        leaf_fraction=0.25,
+    )
     np.testing.assert_array_equal(tree.predict(X), y)
 
 
 def test_random_tree_text_and_dot_name_every_node():
-    _, _, info = streams.random_tree(10, seed=1, n_nominal=1, n_numeric=1, max_depth=3, return_info=True)
+    _, _, info = streams.random_tree(
+        10, seed=1, n_nominal=1, n_numeric=1, max_depth=3, return_info=True
+    )
     tree = info.tree
     text = tree.to_text()
     assert text.count(": class") == tree.n_leaves
@@ -381,6 +445,7 @@ def test_random_tree_text_and_dot_name_every_node():
 
 
 # ---------------------------------------------------------------------------------- shipped data sets
+
 
 @pytest.fixture(scope="module")
 def electricity():
@@ -396,11 +461,18 @@ def test_electricity_shape_counts_and_label_meaning(electricity):
     X, y, info = electricity
     assert X.shape == (45_312, 6) and info.nominal_features == {}
     assert np.bincount(y).tolist() == [26_075, 19_237]
-    assert info.feature_names == ["period", "nswprice", "nswdemand", "vicprice", "vicdemand", "transfer"]
+    assert info.feature_names == [
+        "period",
+        "nswprice",
+        "nswdemand",
+        "vicprice",
+        "vicdemand",
+        "transfer",
+    ]
     assert X.min() >= 0.0 and X.max() <= 1.0
     # class 1 ("UP") means: NSW price above its mean over the previous 48 half-hours
     price = X[:, 1]
-    window = np.convolve(price, np.ones(48) / 48)[:len(price)]
+    window = np.convolve(price, np.ones(48) / 48)[: len(price)]
     above = price[48:] > window[47:-1]
     assert y[48:][~above].sum() == 0
     assert y[48:][above].mean() > 0.99
@@ -413,8 +485,16 @@ def test_adult_shape_counts_and_encoding(adult):
     assert X.shape == (30_162, 14)
     assert info.class_names == ["<=50K", ">50K"]
     assert np.bincount(y).tolist() == [22_654, 7_508]
-    nominal_names = ["type_employer", "education", "marital", "occupation", "relationship", "race",
-                     "sex", "country"]
+    nominal_names = [
+        "type_employer",
+        "education",
+        "marital",
+        "occupation",
+        "relationship",
+        "race",
+        "sex",
+        "country",
+    ]
     assert [info.feature_names[j] for j in info.nominal_features] == nominal_names
     for j, k in info.nominal_features.items():
         assert info.categories[j] == sorted(info.categories[j]) and len(info.categories[j]) == k
@@ -447,7 +527,9 @@ def test_read_csv_encodes_nominal_columns_and_keeps_missing_values(tmp_path):
     assert info.feature_names == ["colour", "size", "weight"]
     assert info.categories == {0: ["blue", "green", "red"]} and info.nominal_features == {0: 3}
     assert info.class_names == ["maybe", "no", "yes"]
-    expected = np.array([[2, 1.5, 10], [0, np.nan, 9], [np.nan, 2.5, np.nan], [1, 3.5, 100], [2, -1e-3, 50]])
+    expected = np.array(
+        [[2, 1.5, 10], [0, np.nan, 9], [np.nan, 2.5, np.nan], [1, 3.5, 100], [2, -1e-3, 50]]
+    )
     np.testing.assert_array_equal(X, expected)
     np.testing.assert_array_equal(y, [2, 1, 2, 0, 1])
     # target by name; a numeric column declared nominal has its values in numeric order
@@ -467,12 +549,16 @@ def test_read_csv_integer_labels_stay_as_written(tmp_path):
     path = tmp_path / "ints.csv"
     path.write_text("a,b,class\n1,2,0\n3,4,2\n5,6,2\n")
     X, y, info = streams.read_csv(path, return_info=True)
-    assert y.tolist() == [0, 2, 2] and info.class_names == ["0", "1", "2"] and info.nominal_features == {}
+    assert (
+        y.tolist() == [0, 2, 2]
+        and info.class_names == ["0", "1", "2"]
+        and info.nominal_features == {}
+    )
 
 
 def test_csv_to_arff_round_trip_with_nominal_columns_and_missing_values(tmp_path):
     path = tmp_path / "tiny.csv"
-    path.write_text(CSV_TEXT.replace("green", '"dark green, \'ish\' {1}"'))
+    path.write_text(CSV_TEXT.replace("green", "\"dark green, 'ish' {1}\""))
     X, y, info = streams.read_csv(path, return_info=True)
     arff = tmp_path / "tiny.arff"
     streams.write_arff(arff, X, y, info, relation="tiny data")
@@ -484,11 +570,14 @@ def test_csv_to_arff_round_trip_with_nominal_columns_and_missing_values(tmp_path
     assert info2.name == "tiny data"
 
 
-@pytest.mark.parametrize("make", [
-    lambda: streams.led(300, seed=1, return_info=True),
-    lambda: streams.random_tree(300, seed=1, return_info=True),
-    lambda: streams.waveform(300, seed=1, n_features=40, return_info=True),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: streams.led(300, seed=1, return_info=True),
+        lambda: streams.random_tree(300, seed=1, return_info=True),
+        lambda: streams.waveform(300, seed=1, n_features=40, return_info=True),
+    ],
+)
 def test_generated_streams_round_trip_through_arff(tmp_path, make):
     X, y, info = make()
     path = tmp_path / "s.arff.gz"
@@ -507,8 +596,13 @@ def test_round_trip_without_info_and_with_awkward_names(tmp_path):
     X2, y2, info = streams.read_arff(path, return_info=True)
     np.testing.assert_array_equal(X2, X)
     assert y2.tolist() == [0, 3, 1] and info.class_names == ["0", "1", "2", "3"]
-    X, y, info = streams.from_arrays([[0, 1.5], [1, 2.5]], [0, 1], nominal_features={0: 2},
-                                     feature_names=["class", "it's, odd"], return_info=True)
+    X, y, info = streams.from_arrays(
+        [[0, 1.5], [1, 2.5]],
+        [0, 1],
+        nominal_features={0: 2},
+        feature_names=["class", "it's, odd"],
+        return_info=True,
+    )
     info.categories[0] = ["a b", "{c}"]
     info.class_names = ["%x", "y=1"]
     streams.write_arff(path, X, y, info)
@@ -522,8 +616,13 @@ def test_round_trip_without_info_and_with_awkward_names(tmp_path):
 
 
 @settings(max_examples=25, deadline=None)
-@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, max_side=6),
-                  elements=st.floats(allow_infinity=False, allow_nan=True)))
+@given(
+    hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=2, max_dims=2, max_side=6),
+        elements=st.floats(allow_infinity=False, allow_nan=True),
+    )
+)
 def test_arff_round_trip_is_exact_for_any_floats(tmp_path_factory, X):
     y = np.arange(X.shape[0]) % 3
     path = tmp_path_factory.mktemp("prop") / "p.arff"
@@ -563,27 +662,32 @@ def test_read_arff_syntax(tmp_path):
 
 # ----------------------------------------------------------------------------------- bad input
 
-@pytest.mark.parametrize("X, y, message", [
-    ([[1.0, 2.0], [3.0]], [0, 1], "ragged"),
-    ([["a", "b"], ["c", "d"]], [0, 1], "numeric"),
-    ([[1.0, np.inf]], [0], "infinity"),
-    (np.empty((0, 3)), np.empty(0, dtype=int), "empty"),
-    (np.empty((2, 0)), [0, 1], "no feature"),
-    ([1.0, 2.0], [0, 1], "2-D"),
-    ([[1.0], [2.0]], [0.5, 1.0], "integer"),
-    ([[1.0], [2.0]], ["a", "b"], "integer"),
-    ([[1.0], [2.0]], [0, -1], "0..K-1"),
-    ([[1.0], [2.0]], [0, np.nan], "NaN"),
-    ([[1.0], [2.0]], [0, 1, 1], "rows"),
-])
+
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        ([[1.0, 2.0], [3.0]], [0, 1], "ragged"),
+        ([["a", "b"], ["c", "d"]], [0, 1], "numeric"),
+        ([[1.0, np.inf]], [0], "infinity"),
+        (np.empty((0, 3)), np.empty(0, dtype=int), "empty"),
+        (np.empty((2, 0)), [0, 1], "no feature"),
+        ([1.0, 2.0], [0, 1], "2-D"),
+        ([[1.0], [2.0]], [0.5, 1.0], "integer"),
+        ([[1.0], [2.0]], ["a", "b"], "integer"),
+        ([[1.0], [2.0]], [0, -1], "0..K-1"),
+        ([[1.0], [2.0]], [0, np.nan], "NaN"),
+        ([[1.0], [2.0]], [0, 1, 1], "rows"),
+    ],
+)
 def test_from_arrays_rejects_bad_input(X, y, message):
     with pytest.raises(ValueError, match=message):
         streams.from_arrays(X, y)
 
 
 def test_from_arrays_converts_and_checks_nominal_codes():
-    X, y, info = streams.from_arrays([[0, np.nan], [2, 1.0]], np.array([1.0, 0.0]), nominal_features=[0],
-                                     return_info=True)
+    X, y, info = streams.from_arrays(
+        [[0, np.nan], [2, 1.0]], np.array([1.0, 0.0]), nominal_features=[0], return_info=True
+    )
     assert X.dtype == np.float64 and y.dtype == np.int64 and np.isnan(X[0, 1])
     assert info.nominal_features == {0: 3} and info.n_classes == 2
     with pytest.raises(ValueError, match="codes"):
@@ -594,27 +698,30 @@ def test_from_arrays_converts_and_checks_nominal_codes():
         streams.from_arrays([[1.0]], [2], class_names=["a", "b"])
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: streams.sea(0), "length zero"),
-    (lambda: streams.sea(-5), "at least 1"),
-    (lambda: streams.sea(10.5), "integer"),
-    (lambda: streams.sea(10, seed=-1), "seed"),
-    (lambda: streams.sea(10, seed="one"), "seed"),
-    (lambda: streams.sea(10, noise=1.5), "noise"),
-    (lambda: streams.sea(10, concept=4), "concept"),
-    (lambda: streams.sea(10, concepts=()), "concepts"),
-    (lambda: streams.sea(10, concepts=(0, 5)), "concepts"),
-    (lambda: streams.sea(10, concepts=(0, 1), drift_every=0), "drift_every"),
-    (lambda: streams.sea(10, drift_every=5), "drift_every"),
-    (lambda: streams.waveform(10, n_features=30), "21 or 40"),
-    (lambda: streams.led(10, noise=-0.1), "noise"),
-    (lambda: streams.led(10, irrelevant=-1), "irrelevant"),
-    (lambda: streams.random_tree(10, n_classes=1), "n_classes"),
-    (lambda: streams.random_tree(10, n_values=1), "n_values"),
-    (lambda: streams.random_tree(10, n_nominal=0, n_numeric=0), "at least one attribute"),
-    (lambda: streams.random_tree(10, leaf_fraction=2.0), "leaf_fraction"),
-    (lambda: streams.random_tree(10, max_depth=-1), "max_depth"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: streams.sea(0), "length zero"),
+        (lambda: streams.sea(-5), "at least 1"),
+        (lambda: streams.sea(10.5), "integer"),
+        (lambda: streams.sea(10, seed=-1), "seed"),
+        (lambda: streams.sea(10, seed="one"), "seed"),
+        (lambda: streams.sea(10, noise=1.5), "noise"),
+        (lambda: streams.sea(10, concept=4), "concept"),
+        (lambda: streams.sea(10, concepts=()), "concepts"),
+        (lambda: streams.sea(10, concepts=(0, 5)), "concepts"),
+        (lambda: streams.sea(10, concepts=(0, 1), drift_every=0), "drift_every"),
+        (lambda: streams.sea(10, drift_every=5), "drift_every"),
+        (lambda: streams.waveform(10, n_features=30), "21 or 40"),
+        (lambda: streams.led(10, noise=-0.1), "noise"),
+        (lambda: streams.led(10, irrelevant=-1), "irrelevant"),
+        (lambda: streams.random_tree(10, n_classes=1), "n_classes"),
+        (lambda: streams.random_tree(10, n_values=1), "n_values"),
+        (lambda: streams.random_tree(10, n_nominal=0, n_numeric=0), "at least one attribute"),
+        (lambda: streams.random_tree(10, leaf_fraction=2.0), "leaf_fraction"),
+        (lambda: streams.random_tree(10, max_depth=-1), "max_depth"),
+    ],
+)
 def test_generators_reject_bad_parameters(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -634,17 +741,20 @@ def test_random_tree_predict_rejects_bad_rows():
         info.tree.predict(np.full((1, 10), 7.0))
 
 
-@pytest.mark.parametrize("text, kwargs, message", [
-    ("a,b\n1,0\n1,2,0\n", {}, "line 3"),
-    ("a,b,c\n1,x,0\n", {"nominal": []}, "not a number"),
-    ("a,b\n1,0\n2,?\n", {}, "missing"),
-    ("a,b\n1,0\n", {"target": "z"}, "not a column"),
-    ("a,b\n1,0\n", {"target": 5}, "out of range"),
-    ("a,b\n", {}, "no data rows"),
-    ("", {}, "empty"),
-    ("a,b\ninf,0\n", {}, "infinity"),
-    ("a\n1\n", {}, "feature column"),
-])
+@pytest.mark.parametrize(
+    "text, kwargs, message",
+    [
+        ("a,b\n1,0\n1,2,0\n", {}, "line 3"),
+        ("a,b,c\n1,x,0\n", {"nominal": []}, "not a number"),
+        ("a,b\n1,0\n2,?\n", {}, "missing"),
+        ("a,b\n1,0\n", {"target": "z"}, "not a column"),
+        ("a,b\n1,0\n", {"target": 5}, "out of range"),
+        ("a,b\n", {}, "no data rows"),
+        ("", {}, "empty"),
+        ("a,b\ninf,0\n", {}, "infinity"),
+        ("a\n1\n", {}, "feature column"),
+    ],
+)
 def test_read_csv_rejects_bad_files(tmp_path, text, kwargs, message):
     path = tmp_path / "bad.csv"
     path.write_text(text)
@@ -655,20 +765,23 @@ def test_read_csv_rejects_bad_files(tmp_path, text, kwargs, message):
 HEAD = "@relation r\n@attribute a numeric\n@attribute k {x,y}\n@attribute c {0,1}\n@data\n"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("@relation r\n@attribute s string\n@attribute c {0,1}\n@data\n", "string"),
-    ("@relation r\n@attribute d date\n@attribute c {0,1}\n@data\n", "date"),
-    (HEAD + "{0 1, 2 1}\n", "sparse"),
-    (HEAD + "1,x\n", "2 values"),
-    (HEAD + "1,z,0\n", "declared values"),
-    (HEAD + "q,x,0\n", "not a number"),
-    (HEAD + "1,x,?\n", "missing"),
-    (HEAD, "no data rows"),
-    ("@relation r\n@attribute a numeric\n", "no @data"),
-    ("@relation r\n@attribute k {x,y\n@attribute c {0,1}\n@data\n", "closed"),
-    ("@relation r\n@attribute a numeric\n@attribute c {0,1}\n@data\n'1,0\n", "unterminated"),
-    ("hello\n", "expected @relation"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("@relation r\n@attribute s string\n@attribute c {0,1}\n@data\n", "string"),
+        ("@relation r\n@attribute d date\n@attribute c {0,1}\n@data\n", "date"),
+        (HEAD + "{0 1, 2 1}\n", "sparse"),
+        (HEAD + "1,x\n", "2 values"),
+        (HEAD + "1,z,0\n", "declared values"),
+        (HEAD + "q,x,0\n", "not a number"),
+        (HEAD + "1,x,?\n", "missing"),
+        (HEAD, "no data rows"),
+        ("@relation r\n@attribute a numeric\n", "no @data"),
+        ("@relation r\n@attribute k {x,y\n@attribute c {0,1}\n@data\n", "closed"),
+        ("@relation r\n@attribute a numeric\n@attribute c {0,1}\n@data\n'1,0\n", "unterminated"),
+        ("hello\n", "expected @relation"),
+    ],
+)
 def test_read_arff_rejects_bad_files(tmp_path, text, message):
     path = tmp_path / "bad.arff"
     path.write_text(text)

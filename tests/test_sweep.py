@@ -1,6 +1,7 @@
 """workbench.sweep: grids and cells, the serial, local-process and Dask backends, results files,
 resuming, and faults (a worker killed mid-sweep, a file cut short, a damaged or foreign file, a
 cell that raises)."""
+
 import io
 import json
 import logging
@@ -74,25 +75,37 @@ def _data_lines(path):
 
 # ----------------------------------------------------------------------------- grids and cells
 def test_grid_forms_expand_to_the_expected_cells():
-    cells = expand("HoeffdingTree", {"grace_period": [50, 100], "delta": [1e-7, 1e-5, 1e-3],
-                                     "criterion": "gini"}, SMALL, seeds=[1, 2])
+    cells = expand(
+        "HoeffdingTree",
+        {"grace_period": [50, 100], "delta": [1e-7, 1e-5, 1e-3], "criterion": "gini"},
+        SMALL,
+        seeds=[1, 2],
+    )
     assert len(cells) == 2 * 3 * 2
     assert [c.params["grace_period"] for c in cells[:6]] == [50] * 6
     assert {c.params["criterion"] for c in cells} == {"gini"}
     assert [c.seed for c in cells[:4]] == [1, 2, 1, 2]
     assert len({c.cell_id for c in cells}) == len(cells)
 
-    listed = expand(["HoeffdingTree"], [{"delta": 1e-7}, {"delta": 1e-3, "tau": 0.1}], "sea",
-                    seeds=[3])
+    listed = expand(
+        ["HoeffdingTree"], [{"delta": 1e-7}, {"delta": 1e-3, "tau": 0.1}], "sea", seeds=[3]
+    )
     assert [c.params for c in listed] == [{"delta": 1e-7}, {"delta": 1e-3, "tau": 0.1}]
 
-    per = expand({"CTree": {"delta": [0.1, 0.2]}, "HoeffdingTree": {"delta": [1e-7]}}, None,
-                 [("sea", {"n": 500}), ("rand_cbt", {"n": 500, "seed": [4, 5, 6]})], seeds=[1])
+    per = expand(
+        {"CTree": {"delta": [0.1, 0.2]}, "HoeffdingTree": {"delta": [1e-7]}},
+        None,
+        [("sea", {"n": 500}), ("rand_cbt", {"n": 500, "seed": [4, 5, 6]})],
+        seeds=[1],
+    )
     assert [c.learner for c in per].count("CTree") == 2 * (1 + 3)
     assert [c.learner for c in per].count("HoeffdingTree") == 1 * (1 + 3)
-    same = expand(["CTree", learners.HoeffdingTree], {learners.HoeffdingTree: {"delta": [1e-7]},
-                                                      "CTree": {"delta": [0.1, 0.2]}},
-                  [("sea", {"n": 500}), ("rand_cbt", {"n": 500, "seed": [4, 5, 6]})], seeds=[1])
+    same = expand(
+        ["CTree", learners.HoeffdingTree],
+        {learners.HoeffdingTree: {"delta": [1e-7]}, "CTree": {"delta": [0.1, 0.2]}},
+        [("sea", {"n": 500}), ("rand_cbt", {"n": 500, "seed": [4, 5, 6]})],
+        seeds=[1],
+    )
     assert sorted(c.cell_id for c in per) == sorted(c.cell_id for c in same)
 
     data = expand("HoeffdingTree", None, ["electricity", "sea"], seeds=[1, 2])
@@ -102,17 +115,29 @@ def test_grid_forms_expand_to_the_expected_cells():
 def test_cell_identity_is_stable_and_depends_on_everything_that_matters():
     a = Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1)
     assert a.cell_id == Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1).cell_id
-    assert a.cell_id == Cell("HoeffdingTree", {"delta": np.float64(1e-7)}, "sea",
-                             {"n": np.int64(1000)}, 1).cell_id
+    assert (
+        a.cell_id
+        == Cell(
+            "HoeffdingTree", {"delta": np.float64(1e-7)}, "sea", {"n": np.int64(1000)}, 1
+        ).cell_id
+    )
     assert len(a.cell_id) == 20 and int(a.cell_id, 16) >= 0
-    others = [Cell("HoeffdingTree", {"delta": 1e-6}, "sea", {"n": 1000}, 1),
-              Cell("CTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1),
-              Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1001}, 1),
-              Cell("HoeffdingTree", {"delta": 1e-7}, "led", {"n": 1000}, 1),
-              Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 2),
-              Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1,
-                   metrics=(("accuracy", "accuracy"),)),
-              Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1, curve_points=10)]
+    others = [
+        Cell("HoeffdingTree", {"delta": 1e-6}, "sea", {"n": 1000}, 1),
+        Cell("CTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1),
+        Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1001}, 1),
+        Cell("HoeffdingTree", {"delta": 1e-7}, "led", {"n": 1000}, 1),
+        Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 2),
+        Cell(
+            "HoeffdingTree",
+            {"delta": 1e-7},
+            "sea",
+            {"n": 1000},
+            1,
+            metrics=(("accuracy", "accuracy"),),
+        ),
+        Cell("HoeffdingTree", {"delta": 1e-7}, "sea", {"n": 1000}, 1, curve_points=10),
+    ]
     assert len({a.cell_id, *(o.cell_id for o in others)}) == 1 + len(others)
 
 
@@ -123,46 +148,70 @@ def test_a_cell_is_a_small_description_not_data():
     assert cell.describe().startswith("HoeffdingTree{} on random_tree")
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(learners="NoSuchTree", streams=SMALL), "unknown learner 'NoSuchTree'"),
-    (dict(learners="HoeffdingTree", streams="nosuchstream"), "unknown stream 'nosuchstream'"),
-    (dict(learners="HoeffdingTree", grid={"deltaa": [1]}, streams=SMALL), "deltaa"),
-    (dict(learners="HoeffdingTree", grid={"n_features": [3]}, streams=SMALL),
-     "n_features comes from each stream"),
-    (dict(learners="HoeffdingTree", grid={"delta": []}, streams=SMALL), "empty list"),
-    (dict(learners="HoeffdingTree", grid=[{"delta": 1e-7}, {"delta": 1e-7}], streams=SMALL),
-     "same cell twice"),
-    (dict(learners="HoeffdingTree", grid={"HoeffdingTree": {}, "delta": [1]}, streams=SMALL),
-     "mixes learner names"),
-    (dict(learners="HoeffdingTree", streams={"sea": {"nn": 5}}), "stream 'sea'"),
-    (dict(learners="HoeffdingTree", streams={"sea": {"return_info": True}}), "return_info"),
-    (dict(learners="HoeffdingTree", streams=SMALL, seeds=[None]), "seeds must be non-negative"),
-    (dict(learners="HoeffdingTree", streams=SMALL, seeds=[-1]), "seeds must be non-negative"),
-    (dict(learners="HoeffdingTree", streams={"electricity": {"seed": 3}}), "takes no seed"),
-    (dict(learners="HoeffdingTree", streams=SMALL, metrics=["acuracy"]), "unknown metric"),
-    (dict(learners="HoeffdingTree", streams=SMALL, metrics=[lambda r, m: 1.0]),
-     "not importable by name"),
-    (dict(learners="HoeffdingTree", streams=SMALL, metrics=["accuracy", "accuracy"]),
-     "listed twice"),
-    (dict(learners="HoeffdingTree", streams=SMALL, metrics={"seed": "accuracy"}), "clash"),
-    (dict(learners="HoeffdingTree", streams=SMALL, protocol="half"), "protocol must be"),
-    (dict(learners="HoeffdingTree", streams=SMALL, evaluate_kwargs={"budget": 0.5}),
-     "protocol='active'"),
-    (dict(learners="HoeffdingTree", streams=SMALL, evaluate_kwargs={"speed": 2}),
-     "evaluate_kwargs"),
-    (dict(learners="HoeffdingTree", streams=SMALL, curve_points=-1), "curve_points"),
-    (dict(learners="HoeffdingTree", streams=SMALL, results="out.txt"), r"\.csv"),
-    (dict(learners="HoeffdingTree", streams=SMALL, backend="gpu"), "backend must be"),
-    (dict(learners="HoeffdingTree", streams=SMALL, processes=0), "processes"),
-    (dict(learners="HoeffdingTree", streams=SMALL, backend="dask"), "needs client"),
-    (dict(learners="HoeffdingTree", streams=SMALL, backend="serial",
-          address="tcp://127.0.0.1:1"), "contradicts"),
-    (dict(learners="HoeffdingTree", streams=None), "streams is required"),
-    (dict(learners="HoeffdingTree", streams=SMALL, max_attempts=0), "max_attempts"),
-    (dict(learners="HoeffdingTree", streams=SMALL, chunk_seconds=0), "chunk_seconds"),
-    (dict(learners=[], streams=SMALL), "no learner"),
-    (dict(learners=["HoeffdingTree", learners.HoeffdingTree], streams=SMALL), "listed twice"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(learners="NoSuchTree", streams=SMALL), "unknown learner 'NoSuchTree'"),
+        (dict(learners="HoeffdingTree", streams="nosuchstream"), "unknown stream 'nosuchstream'"),
+        (dict(learners="HoeffdingTree", grid={"deltaa": [1]}, streams=SMALL), "deltaa"),
+        (
+            dict(learners="HoeffdingTree", grid={"n_features": [3]}, streams=SMALL),
+            "n_features comes from each stream",
+        ),
+        (dict(learners="HoeffdingTree", grid={"delta": []}, streams=SMALL), "empty list"),
+        (
+            dict(learners="HoeffdingTree", grid=[{"delta": 1e-7}, {"delta": 1e-7}], streams=SMALL),
+            "same cell twice",
+        ),
+        (
+            dict(learners="HoeffdingTree", grid={"HoeffdingTree": {}, "delta": [1]}, streams=SMALL),
+            "mixes learner names",
+        ),
+        (dict(learners="HoeffdingTree", streams={"sea": {"nn": 5}}), "stream 'sea'"),
+        (dict(learners="HoeffdingTree", streams={"sea": {"return_info": True}}), "return_info"),
+        (dict(learners="HoeffdingTree", streams=SMALL, seeds=[None]), "seeds must be non-negative"),
+        (dict(learners="HoeffdingTree", streams=SMALL, seeds=[-1]), "seeds must be non-negative"),
+        (dict(learners="HoeffdingTree", streams={"electricity": {"seed": 3}}), "takes no seed"),
+        (dict(learners="HoeffdingTree", streams=SMALL, metrics=["acuracy"]), "unknown metric"),
+        (
+            dict(learners="HoeffdingTree", streams=SMALL, metrics=[lambda r, m: 1.0]),
+            "not importable by name",
+        ),
+        (
+            dict(learners="HoeffdingTree", streams=SMALL, metrics=["accuracy", "accuracy"]),
+            "listed twice",
+        ),
+        (dict(learners="HoeffdingTree", streams=SMALL, metrics={"seed": "accuracy"}), "clash"),
+        (dict(learners="HoeffdingTree", streams=SMALL, protocol="half"), "protocol must be"),
+        (
+            dict(learners="HoeffdingTree", streams=SMALL, evaluate_kwargs={"budget": 0.5}),
+            "protocol='active'",
+        ),
+        (
+            dict(learners="HoeffdingTree", streams=SMALL, evaluate_kwargs={"speed": 2}),
+            "evaluate_kwargs",
+        ),
+        (dict(learners="HoeffdingTree", streams=SMALL, curve_points=-1), "curve_points"),
+        (dict(learners="HoeffdingTree", streams=SMALL, results="out.txt"), r"\.csv"),
+        (dict(learners="HoeffdingTree", streams=SMALL, backend="gpu"), "backend must be"),
+        (dict(learners="HoeffdingTree", streams=SMALL, processes=0), "processes"),
+        (dict(learners="HoeffdingTree", streams=SMALL, backend="dask"), "needs client"),
+        (
+            dict(
+                learners="HoeffdingTree",
+                streams=SMALL,
+                backend="serial",
+                address="tcp://127.0.0.1:1",
+            ),
+            "contradicts",
+        ),
+        (dict(learners="HoeffdingTree", streams=None), "streams is required"),
+        (dict(learners="HoeffdingTree", streams=SMALL, max_attempts=0), "max_attempts"),
+        (dict(learners="HoeffdingTree", streams=SMALL, chunk_seconds=0), "chunk_seconds"),
+        (dict(learners=[], streams=SMALL), "no learner"),
+        (dict(learners=["HoeffdingTree", learners.HoeffdingTree], streams=SMALL), "listed twice"),
+    ],
+)
 def test_bad_input_gives_a_clear_value_error(kwargs, match, tmp_path):
     with pytest.raises(ValueError, match=match):
         sweep.run(**kwargs, progress=False)
@@ -180,38 +229,59 @@ def test_active_protocol_is_refused_when_evaluate_has_no_strategy(monkeypatch):
 
     monkeypatch.setattr(evaluate, "prequential", full_only)
     with pytest.raises(ValueError, match="does not accept a label-query strategy"):
-        sweep.run("HoeffdingTree", None, SMALL, protocol="active",
-                  evaluate_kwargs={"strategy": "x", "budget": 0.3}, progress=False)
+        sweep.run(
+            "HoeffdingTree",
+            None,
+            SMALL,
+            protocol="active",
+            evaluate_kwargs={"strategy": "x", "budget": 0.3},
+            progress=False,
+        )
 
 
 def test_active_protocol_passes_the_strategy_through():
     import inspect
+
     if "strategy" not in inspect.signature(evaluate.prequential).parameters:
         pytest.skip("workbench.evaluate has no ACTIVE protocol yet (refusal tested above)")
     from workbench import active
+
     with pytest.raises(ValueError, match="needs a label-query strategy"):
         sweep.run("HoeffdingTree", None, SMALL, protocol="active", progress=False)
     strategy = active.Random(seed=3)
-    kw = dict(protocol="active", evaluate_kwargs={"strategy": strategy, "budget": 0.25},
-              metrics=["accuracy", "query_rate"], backend="serial", progress=False)
+    kw = dict(
+        protocol="active",
+        evaluate_kwargs={"strategy": strategy, "budget": 0.25},
+        metrics=["accuracy", "query_rate"],
+        backend="serial",
+        progress=False,
+    )
     df = sweep.run("HoeffdingTree", None, SMALL, seeds=[1, 2], **kw)
     assert (df.error == "").all()
     assert (df.labels_used < df.n).all() and df.query_rate.between(0.15, 0.3).all()
     # each cell starts from the strategy's initial state: the same sweep again is identical
     _same_results(df, sweep.run("HoeffdingTree", None, SMALL, seeds=[1, 2], **kw))
     X, y = streams.sea(n=3_000, seed=2)
-    direct = evaluate.prequential(learners.HoeffdingTree(3, 2), X, y,
-                                  strategy=active.Random(seed=3), budget=0.25)
+    direct = evaluate.prequential(
+        learners.HoeffdingTree(3, 2), X, y, strategy=active.Random(seed=3), budget=0.25
+    )
     assert df.labels_used[1] == direct.labels_used and df.accuracy[1] == direct.accuracy
 
 
 # ----------------------------------------------------------------------------- what a cell measures
 def test_rows_hold_what_the_protocol_measures():
-    df = sweep.run(["HoeffdingTree", "CTree"], None, [("sea", {"n": 4_000}), "electricity"],
-                   ["accuracy", "kappa", "f_measure_0", ("recall", 1), leaves_per_kilo,
-                    "n_leaves"], seeds=[5], backend="serial", progress=False, curve_points=20)
+    df = sweep.run(
+        ["HoeffdingTree", "CTree"],
+        None,
+        [("sea", {"n": 4_000}), "electricity"],
+        ["accuracy", "kappa", "f_measure_0", ("recall", 1), leaves_per_kilo, "n_leaves"],
+        seeds=[5],
+        backend="serial",
+        progress=False,
+        curve_points=20,
+    )
     assert len(df) == 4 and (df.error == "").all()
-    assert list(df.columns[:len(schema.HEAD)]) == schema.HEAD
+    assert list(df.columns[: len(schema.HEAD)]) == schema.HEAD
     X, y, info = streams.electricity(return_info=True)
     model = learners.HoeffdingTree(n_features=info.n_features, n_classes=info.n_classes)
     res = evaluate.prequential(model, X, y)
@@ -228,8 +298,15 @@ def test_rows_hold_what_the_protocol_measures():
 
 
 def test_a_cell_that_raises_records_its_error_and_the_sweep_goes_on(tmp_path):
-    df = sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0, 1e-3]}, SMALL, seeds=[1, 2],
-                   results=tmp_path / "r.csv", backend="serial", progress=False)
+    df = sweep.run(
+        "HoeffdingTree",
+        {"delta": [1e-7, 2.0, 1e-3]},
+        SMALL,
+        seeds=[1, 2],
+        results=tmp_path / "r.csv",
+        backend="serial",
+        progress=False,
+    )
     bad = df[df.delta == 2.0]
     assert len(bad) == 2 and bad.error.str.startswith("ValueError: delta must be").all()
     assert bad.accuracy.isna().all() and bad.n_leaves.isna().all()
@@ -238,33 +315,49 @@ def test_a_cell_that_raises_records_its_error_and_the_sweep_goes_on(tmp_path):
     assert len(_data_lines(tmp_path / "r.csv")) == 6
 
     CALLS.clear()
-    kw = dict(metrics=[counted_accuracy], results=tmp_path / "c.csv", backend="serial",
-              progress=False)
+    kw = dict(
+        metrics=[counted_accuracy], results=tmp_path / "c.csv", backend="serial", progress=False
+    )
     sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0]}, SMALL, **kw)
-    assert len(CALLS) == 1                         # the failing cell never reaches a metric
+    assert len(CALLS) == 1  # the failing cell never reaches a metric
     again = sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0]}, SMALL, **kw)
-    assert len(CALLS) == 1 and len(again) == 2     # failed cell ran again, finished one did not
+    assert len(CALLS) == 1 and len(again) == 2  # failed cell ran again, finished one did not
     assert len(_data_lines(tmp_path / "c.csv")) == 3
     sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0]}, SMALL, **kw, rerun_errors=False)
     assert len(_data_lines(tmp_path / "c.csv")) == 3
 
 
 # ----------------------------------------------------------------------------- backends
-GRID = {"grace_period": [100, 300], "delta": [1e-7, 2.0]}         # delta 2.0: error cells
+GRID = {"grace_period": [100, 300], "delta": [1e-7, 2.0]}  # delta 2.0: error cells
 STREAMS = [("sea", {"n": 5_000}), ("random_tree", {"n": 4_000}), "electricity"]
 
 
 @pytest.fixture(scope="module")
 def serial_results():
-    return sweep.run("HoeffdingTree", GRID, STREAMS, ["accuracy", "kappa"], seeds=[1, 2],
-                     backend="serial", progress=False)
+    return sweep.run(
+        "HoeffdingTree",
+        GRID,
+        STREAMS,
+        ["accuracy", "kappa"],
+        seeds=[1, 2],
+        backend="serial",
+        progress=False,
+    )
 
 
 @pytest.fixture(scope="module")
 def local_results(tmp_path_factory):
     path = tmp_path_factory.mktemp("local") / "r.parquet"
-    df = sweep.run("HoeffdingTree", GRID, STREAMS, ["accuracy", "kappa"], seeds=[1, 2],
-                   processes=2, results=path, progress=False)
+    df = sweep.run(
+        "HoeffdingTree",
+        GRID,
+        STREAMS,
+        ["accuracy", "kappa"],
+        seeds=[1, 2],
+        processes=2,
+        results=path,
+        progress=False,
+    )
     return df, path
 
 
@@ -272,7 +365,7 @@ def test_local_processes_give_the_serial_results_cell_for_cell(serial_results, l
     df, path = local_results
     assert len(df) == 4 * 5 and (df.error != "").sum() == 2 * 5
     _same_results(serial_results, df)
-    assert not df.worker.str.contains(f":{os.getpid()}$").any()     # ran in other processes
+    assert not df.worker.str.contains(f":{os.getpid()}$").any()  # ran in other processes
     # (pandas 3 turns a string index back into a 'str' column: compare the values as objects)
     reloaded = sweep.load(path).set_index("cell_id").loc[df.cell_id].reset_index()
     _same_results(df, reloaded.astype({"cell_id": object}))
@@ -281,25 +374,44 @@ def test_local_processes_give_the_serial_results_cell_for_cell(serial_results, l
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.CRITICAL) as lc:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+    ) as lc:
         with distributed.Client(lc) as client:
             yield lc, client
 
 
-def test_dask_local_cluster_gives_the_local_results_cell_for_cell(local_results, cluster,
-                                                                   tmp_path):
+def test_dask_local_cluster_gives_the_local_results_cell_for_cell(local_results, cluster, tmp_path):
     lc, client = cluster
     local, _ = local_results
-    df = sweep.run("HoeffdingTree", GRID, STREAMS, ["accuracy", "kappa"], seeds=[1, 2],
-                   client=client, results=tmp_path / "d.csv", progress=False)
+    df = sweep.run(
+        "HoeffdingTree",
+        GRID,
+        STREAMS,
+        ["accuracy", "kappa"],
+        seeds=[1, 2],
+        client=client,
+        results=tmp_path / "d.csv",
+        progress=False,
+    )
     _same_results(local, df)
     workers = {f":{pid}" for pid in client.run(os.getpid).values()}
-    assert {w[w.index(":"):] for w in df.worker} <= workers        # ran on the cluster
-    by_address = sweep.run("HoeffdingTree", GRID, STREAMS[:1], ["accuracy", "kappa"],
-                           seeds=[1], address=lc.scheduler_address, progress=False)
+    assert {w[w.index(":") :] for w in df.worker} <= workers  # ran on the cluster
+    by_address = sweep.run(
+        "HoeffdingTree",
+        GRID,
+        STREAMS[:1],
+        ["accuracy", "kappa"],
+        seeds=[1],
+        address=lc.scheduler_address,
+        progress=False,
+    )
     _same_results(local[:1], by_address[:1])
-    assert not client.status == "closed"           # our client is not closed by run()
+    assert not client.status == "closed"  # our client is not closed by run()
 
 
 def test_dask_worker_killed_mid_sweep_every_cell_once(cluster, tmp_path):
@@ -307,28 +419,30 @@ def test_dask_worker_killed_mid_sweep_every_cell_once(cluster, tmp_path):
     marker = tmp_path / "killed"
     path = tmp_path / "k.csv"
     pids = set(client.run(os.getpid).values())
-    grids = {"HoeffdingTree": {"grace_period": [100, 200, 300]},
-             SuicidalTree: {"grace_period": [200], "marker": [str(marker)]},
-             "CTree": {"delta": [0.1]}}                  # cells still to come after the kill
-    df = sweep.run(grids, None, SMALL, seeds=[1, 2, 3], client=client, results=path,
-                   progress=False)
-    assert marker.exists() and int(marker.read_text()) in pids   # a worker process did die
+    grids = {
+        "HoeffdingTree": {"grace_period": [100, 200, 300]},
+        SuicidalTree: {"grace_period": [200], "marker": [str(marker)]},
+        "CTree": {"delta": [0.1]},
+    }  # cells still to come after the kill
+    df = sweep.run(grids, None, SMALL, seeds=[1, 2, 3], client=client, results=path, progress=False)
+    assert marker.exists() and int(marker.read_text()) in pids  # a worker process did die
     assert len(df) == 15 and (df.error == "").all()
     ids = [line.split(b",", 1)[0] for line in _data_lines(path)]
-    assert sorted(ids) == sorted(x.encode() for x in df.cell_id)      # each cell written once
+    assert sorted(ids) == sorted(x.encode() for x in df.cell_id)  # each cell written once
     suicidal = df[df.learner.str.endswith("SuicidalTree")].reset_index(drop=True)
     plain = df[(df.learner == "HoeffdingTree") & (df.grace_period == 200)].reset_index(drop=True)
-    assert list(suicidal.accuracy) == list(plain.accuracy)   # the retried cell computed right
+    assert list(suicidal.accuracy) == list(plain.accuracy)  # the retried cell computed right
 
 
 def test_local_worker_killed_mid_sweep_every_cell_once(tmp_path):
     marker = tmp_path / "killed"
     path = tmp_path / "k.csv"
-    grids = {"HoeffdingTree": {"grace_period": [100, 200, 300]},
-             SuicidalTree: {"grace_period": [200], "marker": [str(marker)]},
-             "CTree": {"delta": [0.1]}}                  # cells still to come after the kill
-    df = sweep.run(grids, None, SMALL, seeds=[1, 2, 3], processes=2, results=path,
-                   progress=False)
+    grids = {
+        "HoeffdingTree": {"grace_period": [100, 200, 300]},
+        SuicidalTree: {"grace_period": [200], "marker": [str(marker)]},
+        "CTree": {"delta": [0.1]},
+    }  # cells still to come after the kill
+    df = sweep.run(grids, None, SMALL, seeds=[1, 2, 3], processes=2, results=path, progress=False)
     assert marker.exists() and int(marker.read_text()) != os.getpid()
     assert len(df) == 15 and (df.error == "").all()
     ids = [line.split(b",", 1)[0] for line in _data_lines(path)]
@@ -340,12 +454,11 @@ def test_local_worker_killed_mid_sweep_every_cell_once(tmp_path):
 
 def test_a_cell_that_always_kills_its_worker_is_recorded_as_an_error(tmp_path):
     tally = tmp_path / "tally"
-    grids = {"HoeffdingTree": {"grace_period": [100, 200]},
-             DoomedTree: {"tally": [str(tally)]}}
+    grids = {"HoeffdingTree": {"grace_period": [100, 200]}, DoomedTree: {"tally": [str(tally)]}}
     df = sweep.run(grids, None, SMALL, seeds=[1], processes=1, max_attempts=2, progress=False)
     doomed = df[df.learner.str.endswith("DoomedTree")]
     assert len(doomed) == 1 and doomed.error.iloc[0].startswith("WorkerDied")
-    assert len(tally.read_text()) == 1 + 2      # once among others, then twice alone
+    assert len(tally.read_text()) == 1 + 2  # once among others, then twice alone
     assert (df[df.learner == "HoeffdingTree"].error == "").all()
 
 
@@ -354,14 +467,18 @@ def test_workers_do_not_import_the_callers_script(tmp_path):
     sweep once: spawned workers are started without the script."""
     import subprocess
     import sys
+
     script = tmp_path / "unguarded.py"
-    script.write_text("from workbench import sweep\n"
-                      "print('script body runs', flush=True)\n"
-                      "df = sweep.run('HoeffdingTree', None, {'sea': {'n': 500}},\n"
-                      "               seeds=[1, 2, 3], processes=2, progress=False)\n"
-                      "print('cells', len(df), int((df.error == '').sum()))\n")
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         timeout=300, cwd=tmp_path)
+    script.write_text(
+        "from workbench import sweep\n"
+        "print('script body runs', flush=True)\n"
+        "df = sweep.run('HoeffdingTree', None, {'sea': {'n': 500}},\n"
+        "               seeds=[1, 2, 3], processes=2, progress=False)\n"
+        "print('cells', len(df), int((df.error == '').sum()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines() == ["script body runs", "cells 3 3"]
 
@@ -369,32 +486,39 @@ def test_workers_do_not_import_the_callers_script(tmp_path):
 # ----------------------------------------------------------------------------- resuming
 def test_a_csv_cut_short_resumes_without_recomputing_finished_cells(tmp_path):
     path = tmp_path / "r.csv"
-    kw = dict(learners="HoeffdingTree", grid={"grace_period": [100, 200]}, streams=SMALL,
-              metrics=[counted_accuracy], seeds=[1, 2, 3], results=path, backend="serial",
-              progress=False)
+    kw = dict(
+        learners="HoeffdingTree",
+        grid={"grace_period": [100, 200]},
+        streams=SMALL,
+        metrics=[counted_accuracy],
+        seeds=[1, 2, 3],
+        results=path,
+        backend="serial",
+        progress=False,
+    )
     CALLS.clear()
     full = sweep.run(**kw)
     assert len(CALLS) == 6
     data = path.read_bytes()
     lines = data.split(b"\n")
-    keep = b"\n".join(lines[:4]) + b"\n" + lines[4][: len(lines[4]) // 2]   # header + 3 + half
+    keep = b"\n".join(lines[:4]) + b"\n" + lines[4][: len(lines[4]) // 2]  # header + 3 + half
     path.write_bytes(keep)
     CALLS.clear()
     with pytest.warns(UserWarning, match="line 5 was cut short"):
         resumed = sweep.run(**kw)
-    assert len(CALLS) == 3                          # only the three lost cells ran again
+    assert len(CALLS) == 3  # only the three lost cells ran again
     _same_results(full, resumed)
     new = path.read_bytes()
-    assert new.startswith(b"\n".join(lines[:4]) + b"\n")    # finished lines kept byte for byte
+    assert new.startswith(b"\n".join(lines[:4]) + b"\n")  # finished lines kept byte for byte
     assert len(_data_lines(path)) == 6
     CALLS.clear()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pd.testing.assert_frame_equal(resumed, sweep.run(**kw))
-    assert CALLS == []                              # a finished sweep computes nothing
+    assert CALLS == []  # a finished sweep computes nothing
     _same_results(resumed, sweep.load(path))
 
-    path.write_bytes(b"cell_id,lea")                # even the header cut short
+    path.write_bytes(b"cell_id,lea")  # even the header cut short
     CALLS.clear()
     sweep.run(**kw)
     assert len(CALLS) == 6
@@ -402,8 +526,14 @@ def test_a_csv_cut_short_resumes_without_recomputing_finished_cells(tmp_path):
 
 def test_a_damaged_or_foreign_csv_is_an_error_and_left_alone(tmp_path):
     path = tmp_path / "r.csv"
-    kw = dict(learners="HoeffdingTree", streams=SMALL, seeds=[1, 2, 3], results=path,
-              backend="serial", progress=False)
+    kw = dict(
+        learners="HoeffdingTree",
+        streams=SMALL,
+        seeds=[1, 2, 3],
+        results=path,
+        backend="serial",
+        progress=False,
+    )
     sweep.run(**kw)
     data = path.read_bytes()
     damaged = data.replace(b"HoeffdingTree", b"HoeffdingTreX", 1)
@@ -434,13 +564,19 @@ def test_a_damaged_or_foreign_csv_is_an_error_and_left_alone(tmp_path):
 
 def test_parquet_folder_resumes_and_rejects_damage(tmp_path):
     path = tmp_path / "r.parquet"
-    kw = dict(learners="HoeffdingTree", streams=SMALL, metrics=[counted_accuracy],
-              results=path, backend="serial", progress=False)
+    kw = dict(
+        learners="HoeffdingTree",
+        streams=SMALL,
+        metrics=[counted_accuracy],
+        results=path,
+        backend="serial",
+        progress=False,
+    )
     CALLS.clear()
     first = sweep.run(**kw, seeds=[1, 2])
     (path / ".tmp-part-00000000000000000001-1-1.parquet").write_bytes(b"PAR1 half a part")
     both = sweep.run(**kw, seeds=[1, 2, 3, 4])
-    assert len(CALLS) == 4                          # 2, then only the 2 new cells
+    assert len(CALLS) == 4  # 2, then only the 2 new cells
     _same_results(first, both[:2])
     parts = sorted(os.listdir(path))
     assert parts[0] == ".lock" and len(parts) == 2  # merged into one part, temp part gone
@@ -472,14 +608,28 @@ def test_a_results_file_in_use_by_another_sweep_is_refused(tmp_path):
 # ----------------------------------------------------------------------------- progress
 def test_progress_bar_counts_cells_rate_and_errors(tmp_path):
     out = io.StringIO()
-    sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0]}, SMALL, seeds=[1, 2], backend="serial",
-              results=tmp_path / "p.csv", progress={"file": out, "mininterval": 0})
+    sweep.run(
+        "HoeffdingTree",
+        {"delta": [1e-7, 2.0]},
+        SMALL,
+        seeds=[1, 2],
+        backend="serial",
+        results=tmp_path / "p.csv",
+        progress={"file": out, "mininterval": 0},
+    )
     text = out.getvalue()
     assert "4/4" in text and "cell/s" in text and "errors=2" in text
     out = io.StringIO()
-    sweep.run("HoeffdingTree", {"delta": [1e-7, 2.0]}, SMALL, seeds=[1, 2, 3],
-              backend="serial", results=tmp_path / "p.csv", rerun_errors=False,
-              progress={"file": out, "mininterval": 0})
+    sweep.run(
+        "HoeffdingTree",
+        {"delta": [1e-7, 2.0]},
+        SMALL,
+        seeds=[1, 2, 3],
+        backend="serial",
+        results=tmp_path / "p.csv",
+        rerun_errors=False,
+        progress={"file": out, "mininterval": 0},
+    )
     text = out.getvalue()
-    assert text.startswith("\rsweep:  67%") and "4/6" in text      # resumed: starts at 4
+    assert text.startswith("\rsweep:  67%") and "4/6" in text  # resumed: starts at 4
     assert "6/6" in text and "errors=3" in text

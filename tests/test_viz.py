@@ -1,4 +1,5 @@
 """workbench.viz: DOT export, static rendering, fast mode, the stepper and its controls."""
+
 import asyncio
 import math
 import pickle
@@ -11,14 +12,15 @@ from workbench import evaluate, streams, viz
 from workbench.learners import HoeffdingTree
 from workbench.viz.render import INSTALL_HINT
 
-SMALL = {"delta": (1e-9, 0.1, "log"), "tau": (0.0, 0.2)}   # controls, grace period fixed
+SMALL = {"delta": (1e-9, 0.1, "log"), "tau": (0.0, 0.2)}  # controls, grace period fixed
 NODE = re.compile(r'^\s*n(\d+) \[label="([^"]*)", class="([^"]*)"(.*)\];$', re.M)
 EDGE = re.compile(r'^\s*n(\d+) -> n(\d+) \[label="([^"]*)"(.*)\];$', re.M)
 
 
 def _nodes(dot):
-    return {int(m.group(1)): (m.group(2), m.group(3).split(), m.group(4))
-            for m in NODE.finditer(dot)}
+    return {
+        int(m.group(1)): (m.group(2), m.group(3).split(), m.group(4)) for m in NODE.finditer(dot)
+    }
 
 
 def _edges(dot):
@@ -70,16 +72,21 @@ def test_dot_labels_tests_counts_and_leaves(grown):
             counts = T.class_counts[u]
             c0, c1, n = float(counts[0]), float(counts[1]), float(counts.sum())
             k = int(np.argmax(counts))
-            assert lines == [f"leaf {u} · n={_weight(n)}", f"[{_weight(c0)} | {_weight(c1)}]",
-                             f"→ {k} ({counts[k] / n:.0%})"]
+            assert lines == [
+                f"leaf {u} · n={_weight(n)}",
+                f"[{_weight(c0)} | {_weight(c1)}]",
+                f"→ {k} ({counts[k] / n:.0%})",
+            ]
             assert "wbleaf" in css
         else:
             name = grown.feature_names_[T.feature[u]]
             # VFDT's inner nodes stop counting when they split: the label says so, with the
             # count the node had then
             assert T.stats_slot[u] < 0
-            assert lines == [f"{name} ≤ {T.threshold[u]:.4g}",
-                             f"n={_weight(float(T.class_counts[u].sum()))} at split"]
+            assert lines == [
+                f"{name} ≤ {T.threshold[u]:.4g}",
+                f"n={_weight(float(T.class_counts[u].sum()))} at split",
+            ]
     for a, b, label, _ in _edges(dot):
         thr = f"{T.threshold[a]:.4g}"
         assert label == (f"≤ {thr}" if T.children[a, 0] == b else f"> {thr}")
@@ -90,14 +97,13 @@ def test_dot_highlights_the_path_and_the_leaf(grown, sea):
     x = X[17]
     ex = grown.explain_one(x)
     dot = viz.to_dot(grown, highlight=x)
-    assert dot == viz.to_dot(grown, highlight=ex)          # an Explanation works too
+    assert dot == viz.to_dot(grown, highlight=ex)  # an Explanation works too
     on_path = {u for u, (_, css, _) in _nodes(dot).items() if "wbpath" in css}
     assert on_path == {s["node"] for s in ex.path} | {ex.leaf}
     reached = [u for u, (_, css, _) in _nodes(dot).items() if "wbreached" in css]
     assert reached == [ex.leaf]
     red = {(a, b) for a, b, _, rest in _edges(dot) if "#d62728" in rest}
-    assert red == {(s["node"], int(grown.tree.children[s["node"], s["branch"]]))
-                   for s in ex.path}
+    assert red == {(s["node"], int(grown.tree.children[s["node"], s["branch"]])) for s in ex.path}
 
 
 def test_dot_marks_recent_splits_only(grown):
@@ -105,7 +111,7 @@ def test_dot_marks_recent_splits_only(grown):
     now = grown.n_seen
     inner = np.flatnonzero(T.kind > 0)
     latest = int(T.t_split[inner].max())
-    window = now - latest + 1                    # just wide enough for the latest split
+    window = now - latest + 1  # just wide enough for the latest split
     dot = viz.to_dot(grown, recent=window)
     marked = {u for u, (label, css, _) in _nodes(dot).items() if "wbrecent" in css}
     expected = {int(u) for u in inner if now - T.t_split[u] < window}
@@ -132,8 +138,9 @@ def test_large_tree_collapses_but_keeps_the_highlighted_path():
     collapsed = {u: label for u, (label, css, _) in nodes.items() if "wbcollapsed" in css}
     assert collapsed
     shown_leaves = sum(1 for u in nodes if T.kind[u] == 0)
-    hidden = sum(int(re.search(r"\+ (\d+) leaves below", lab).group(1))
-                 for lab in collapsed.values())
+    hidden = sum(
+        int(re.search(r"\+ (\d+) leaves below", lab).group(1)) for lab in collapsed.values()
+    )
     assert shown_leaves + hidden == big.n_leaves
     # every drawn node's parent is drawn and not collapsed
     for u in nodes:
@@ -146,8 +153,13 @@ def test_large_tree_collapses_but_keeps_the_highlighted_path():
 
 def test_nominal_tests_use_category_names():
     X, y, info = streams.random_tree(n=8_000, seed=2, return_info=True)
-    model = HoeffdingTree(X.shape[1], info.n_classes, nominal_features=info.nominal_features,
-                          grace_period=50, delta=1e-3).partial_fit(X, y)
+    model = HoeffdingTree(
+        X.shape[1],
+        info.n_classes,
+        nominal_features=info.nominal_features,
+        grace_period=50,
+        delta=1e-3,
+    ).partial_fit(X, y)
     T = model.tree
     multi = [u for u in np.flatnonzero(T.kind == 2)]
     assert multi, "the random tree stream should give a nominal multiway split"
@@ -165,7 +177,7 @@ def test_node_counts_match_routing_one_by_one(grown, sea):
     T = grown.tree
     counts = viz.node_counts(grown, sample)
     brute = np.zeros_like(counts)
-    times = np.arange(1, 401) * 13            # pretend rows were learned at these times
+    times = np.arange(1, 401) * 13  # pretend rows were learned at these times
     brute_t = np.zeros_like(counts)
     for i, x in enumerate(sample):
         ex = grown.explain_one(x)
@@ -197,10 +209,11 @@ def test_dot_bad_input(grown):
 
 
 def test_dot_escapes_quotes_in_names(grown):
-    dot = viz.to_dot(grown, feature_names=['a"b', "c\\d", "e"], class_names=['no"', "yes"],
-                     title='say "hi"')
+    dot = viz.to_dot(
+        grown, feature_names=['a"b', "c\\d", "e"], class_names=['no"', "yes"], title='say "hi"'
+    )
     assert 'a\\"b' in dot and 'say \\"hi\\"' in dot
-    assert _nodes(dot)          # still parses: every label is one quoted string
+    assert _nodes(dot)  # still parses: every label is one quoted string
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -211,8 +224,7 @@ def _need_dot():
         pytest.skip("Graphviz's dot is not installed")
 
 
-@pytest.mark.parametrize("suffix,magic", [("svg", b"<?xml"), ("png", b"\x89PNG"),
-                                          ("pdf", b"%PDF")])
+@pytest.mark.parametrize("suffix,magic", [("svg", b"<?xml"), ("png", b"\x89PNG"), ("pdf", b"%PDF")])
 def test_render_writes_files(grown, tmp_path, suffix, magic):
     _need_dot()
     path = viz.render(grown, tmp_path / f"tree.{suffix}", max_nodes=20, title="SEA")
@@ -263,8 +275,7 @@ def test_fast_mode_reads_the_environment(monkeypatch):
 # ----------------------------------------------------------------------------- the stepper
 def test_single_steps_are_test_then_train(sea):
     X, y = sea
-    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
-                        params=SMALL)
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y, params=SMALL)
     for _ in range(400):
         s.step()
     ref = HoeffdingTree(3, 2, grace_period=50)
@@ -309,7 +320,7 @@ def test_parameter_change_replays_to_the_same_position(sea):
     with pytest.raises(ValueError, match="unknown parameter"):
         s.set_params(c=2.0)
     with pytest.raises(ValueError):
-        s.set_params(delta=5.0)              # the learner refuses it: nothing changes
+        s.set_params(delta=5.0)  # the learner refuses it: nothing changes
     assert s.params["delta"] == 1e-2 and s.t == 2_000
 
 
@@ -320,11 +331,11 @@ def test_reset_and_run_to(sea):
     assert s.t == 0 and s.model.n_seen == 0 and np.all(s.pred == -1)
     s.run_to(500)
     assert s.t == 500
-    s.run_to(200)                  # backwards: replays from the start
+    s.run_to(200)  # backwards: replays from the start
     assert s.t == 200 and s.model.n_seen == 200
     s.run_to(s.n)
     assert s.done
-    s.step(10)                     # at the end: nothing happens
+    s.step(10)  # at the end: nothing happens
     assert s.t == s.n
     with pytest.raises(ValueError):
         s.run_to(s.n + 1)
@@ -339,7 +350,7 @@ def test_split_trace_shows_the_tie_crossing_at_the_root():
     s = viz.TreeStepper(make_ht, X, y)
     s.run_to(3_399)
     assert s.model.n_leaves == 1
-    s.step()                       # the instance that splits the root (tie rule)
+    s.step()  # the instance that splits the root (tie rule)
     assert s.model.n_leaves == 2
     trace = s.focus_trace()
     assert trace.leaf == s.model.root and trace.split_t == 3_400
@@ -348,12 +359,12 @@ def test_split_trace_shows_the_tie_crossing_at_the_root():
     assert trace.threshold[-1] < 0.05 < _hoeffding_eps(3_200)
     # every point is the Hoeffding epsilon of the root at that time (weight = instances)
     finite = [(t, eps) for t, eps in zip(trace.t, trace.threshold) if math.isfinite(eps)]
-    assert len(finite) >= len(trace.t) - 2       # only the first, pure instants have none
+    assert len(finite) >= len(trace.t) - 2  # only the first, pure instants have none
     for t, eps in finite:
         assert eps == pytest.approx(_hoeffding_eps(t), rel=1e-9)
     # the rule was first met when epsilon fell below tau, at n = 3,224 (between two samples)
     i = trace.t.index(trace.first_ready)
-    assert trace.t[i - 1] < math.ceil(math.log(1e7) / (2 * 0.05 ** 2)) <= trace.first_ready
+    assert trace.t[i - 1] < math.ceil(math.log(1e7) / (2 * 0.05**2)) <= trace.first_ready
     svg = s.split_svg()
     assert 'data-split="3400"' in svg and 'data-crossed="tie"' in svg
     assert "wb-split-marker" in svg and "wb-quantity" in svg and "wb-tau" in svg
@@ -376,8 +387,7 @@ def test_split_trace_shows_the_margin_crossing_on_electricity():
 
 def test_trace_points_are_the_leaf_state_at_their_time(sea):
     X, y = sea
-    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
-                        params=SMALL)
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y, params=SMALL)
     s.set_params(delta=1e-2)
     s.step(3_000)
     trace = s.focus_trace()
@@ -386,12 +396,11 @@ def test_trace_points_are_the_leaf_state_at_their_time(sea):
     for i in (0, len(trace.t) // 2, len(trace.t) - 1):
         t = trace.t[i]
         ref = HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X[:t], y[:t])
-        ex = ref.explain_one(X[t - 1])       # the instance learned last reached the leaf
+        ex = ref.explain_one(X[t - 1])  # the instance learned last reached the leaf
         assert ex.leaf == leaf
         assert _same(ex.quantity, trace.quantity[i]) and _same(ex.threshold, trace.threshold[i])
     # single steps extend the trace of the leaf they reach with that leaf's state
-    s2 = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
-                         params=SMALL)
+    s2 = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y, params=SMALL)
     s2.set_params(delta=1e-2)
     s2.step(3_000)
     checked = 0
@@ -399,9 +408,9 @@ def test_trace_points_are_the_leaf_state_at_their_time(sea):
         s2.step()
         leaf = s2._focus[0]
         if s2.model.tree.kind[leaf] != 0:
-            continue                      # this instance split its leaf
+            continue  # this instance split its leaf
         tr = s2.focus_trace()
-        ref = HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X[:s2.t], y[:s2.t])
+        ref = HoeffdingTree(3, 2, grace_period=50, delta=1e-2).partial_fit(X[: s2.t], y[: s2.t])
         ex = ref.explain_one(X[s2.t - 1])
         assert ex.leaf == leaf and tr.t[-1] == s2.t
         assert _same(tr.quantity[-1], ex.quantity) and _same(tr.threshold[-1], ex.threshold)
@@ -418,7 +427,7 @@ def test_panel_text_and_accuracy_chart(sea):
     right = int((s.pred[:300] == y[:300]).sum())
     assert f"({right} of 300 right)" in html and f"{right / 300:.1%}" in html
     assert f"true label <b>{['no', 'yes'][y[299]]}</b>" in html
-    assert "wb-query" not in html                       # no strategy: no query line
+    assert "wb-query" not in html  # no strategy: no query line
     svg = s.accuracy_svg()
     assert 'data-t="300"' in svg and "wb-acc-line" in svg and "wb-query-line" not in svg
 
@@ -436,6 +445,7 @@ class EveryOther:
 
 class EveryOtherWithRun(EveryOther):
     """The same, with the slice method a numba-backed strategy would provide."""
+
     runs = 0
 
     def run(self, model, X, y):
@@ -453,8 +463,13 @@ class EveryOtherWithRun(EveryOther):
 @pytest.mark.parametrize("strategy_cls", [EveryOther, EveryOtherWithRun])
 def test_active_learning_strategy(sea, strategy_cls):
     X, y = sea
-    s = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, grace_period=50, **p), X, y,
-                        params=SMALL, strategy=strategy_cls())
+    s = viz.TreeStepper(
+        lambda **p: HoeffdingTree(3, 2, grace_period=50, **p),
+        X,
+        y,
+        params=SMALL,
+        strategy=strategy_cls(),
+    )
     runs0 = EveryOtherWithRun.runs
     for _ in range(101):
         s.step()
@@ -484,9 +499,13 @@ def test_active_learning_strategy(sea, strategy_cls):
 def test_side_by_side_stays_in_step(sea):
     X, y = sea
     a = viz.TreeStepper(make_ht, X, y, title="info gain")
-    b = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, criterion="gini", **p), X, y,
-                        params={"delta": (1e-9, 0.1, "log")})
-    a.step(10)                                   # compare lines them up first
+    b = viz.TreeStepper(
+        lambda **p: HoeffdingTree(3, 2, criterion="gini", **p),
+        X,
+        y,
+        params={"delta": (1e-9, 0.1, "log")},
+    )
+    a.step(10)  # compare lines them up first
     pair = viz.side_by_side(a, b)
     assert a.t == b.t == 10
     pair.step(1).step(489)
@@ -495,7 +514,7 @@ def test_side_by_side_stays_in_step(sea):
         ref = HoeffdingTree(3, 2, criterion=crit)
         res = evaluate.prequential(ref, X[:500], y[:500])
         assert np.array_equal(st.pred[:500], res.predictions)
-    b.set_params(delta=1e-2)                     # one replays; both stay at 500
+    b.set_params(delta=1e-2)  # one replays; both stay at 500
     assert a.t == b.t == 500
     box = pair.widget
     assert "wb-compare" in box._dom_classes
@@ -537,7 +556,7 @@ def test_widget_controls_drive_the_stepper(sea):
     c.speed.value = "1,000 / s"
     ticks = asyncio.run(c.play(ticks=3))
     assert ticks == 3 and s.t == 300 and not c.play_button.value
-    c.play_button.value = True          # no running event loop here: it switches itself off
+    c.play_button.value = True  # no running event loop here: it switches itself off
     assert not c.play_button.value
 
 
@@ -593,7 +612,7 @@ def test_single_and_long_steps_learn_the_stream_in_order():
         return HoeffdingTree(6, 2, feature_names=info.feature_names, **p)
 
     s = viz.TreeStepper(make, X, y)
-    _ = s.widget                      # the drawing is part of every step
+    _ = s.widget  # the drawing is part of every step
     s.step()
     s.step(100)
     s.step(10_000)

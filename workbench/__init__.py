@@ -5,26 +5,40 @@
 Submodules are imported on first use, so ``import workbench`` itself is instant; numba compiles
 (or loads from its cache) the kernels a submodule needs when it is first used.
 """
+
 from __future__ import annotations
 
 import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("core", "learners", "streams", "evaluate", "bounds", "montecarlo", "active",
-               "drift", "sweep", "viz", "experiments")
+_SUBMODULES = (
+    "core",
+    "learners",
+    "streams",
+    "evaluate",
+    "bounds",
+    "montecarlo",
+    "active",
+    "drift",
+    "sweep",
+    "viz",
+    "experiments",
+)
 __all__ = list(_SUBMODULES)
 
 
 def lazy_submodules(package: str, names, namespace: dict):
     """A module ``__getattr__`` that imports the submodules ``names`` of ``package`` on first
     access (and caches them in the package's ``namespace``)."""
+
     def __getattr__(name):
         if name in names:
             module = importlib.import_module(f".{name}", package)
             namespace[name] = module
             return module
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
     return __getattr__
 
 

@@ -13,6 +13,7 @@ pure-Python transcription.
 Samplers: ``uniform`` (53-bit doubles in [0, 1)), ``bernoulli``, ``binomial`` (exact inversion,
 from zero for small means, from the mode otherwise) and ``multinomial`` (conditional binomials).
 """
+
 from __future__ import annotations
 
 import math
@@ -101,8 +102,13 @@ def _binomial_mode(s, n, p):
     mode = int((n + 1) * p)
     if mode > n:
         mode = n
-    logpk = (math.lgamma(n + 1.0) - math.lgamma(mode + 1.0) - math.lgamma(n - mode + 1.0)
-             + mode * math.log(p) + (n - mode) * math.log1p(-p))
+    logpk = (
+        math.lgamma(n + 1.0)
+        - math.lgamma(mode + 1.0)
+        - math.lgamma(n - mode + 1.0)
+        + mode * math.log(p)
+        + (n - mode) * math.log1p(-p)
+    )
     pk = math.exp(logpk)
     if mode == n:
         cdf = 1.0
@@ -224,6 +230,6 @@ def derive_seed(seed, *indices):
 @njit(inline="always")
 def normal(s):
     """Standard normal variate (Box-Muller from two uniforms; the second value is dropped)."""
-    u1 = 1.0 - uniform(s)          # in (0, 1]: log is finite
+    u1 = 1.0 - uniform(s)  # in (0, 1]: log is finite
     u2 = uniform(s)
     return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)

@@ -12,6 +12,7 @@ compile in two processes side by side) and about two seconds once the cache is w
 Each group runs the public calls that a user makes, on a few hundred rows, so every signature a
 notebook needs is compiled, not a guess at the internal functions.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -24,6 +25,7 @@ import numpy as np
 def trees() -> None:
     """The tree engine: learning, prediction, explanation, ACTIVE runs with drift detection."""
     from . import active, evaluate, learners, streams
+
     X, y = streams.sea(600, seed=1)
     model = learners.HoeffdingTree(3, 2, grace_period=50)
     evaluate.prequential(model, X, y)
@@ -34,15 +36,25 @@ def trees() -> None:
     model.explain_one(X[0])
     model.to_dot()
     Xn, yn, info = streams.random_tree(600, seed=1, return_info=True)
-    evaluate.prequential(learners.HoeffdingTree(Xn.shape[1], 2, grace_period=50,
-                                                nominal_features=info.nominal_features), Xn, yn)
+    evaluate.prequential(
+        learners.HoeffdingTree(
+            Xn.shape[1], 2, grace_period=50, nominal_features=info.nominal_features
+        ),
+        Xn,
+        yn,
+    )
     Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)
     for cls in active.STRATEGIES.values():
         strategy = cls(budget=0.3)
-        evaluate.prequential(learners.HoeffdingTree(3, 2, grace_period=50), X, y,
-                             strategy=strategy, drift_detection=True)
+        evaluate.prequential(
+            learners.HoeffdingTree(3, 2, grace_period=50),
+            X,
+            y,
+            strategy=strategy,
+            drift_detection=True,
+        )
         strategy.reset()
         strategy.run(learners.HoeffdingTree(3, 2, grace_period=50), X[:50], y[:50])
 
@@ -50,6 +62,7 @@ def trees() -> None:
 def montecarlo() -> None:
     """The Monte Carlo simulators behind the bound checks."""
     from . import montecarlo as mc
+
     law = mc.joint_law(0.5, 0.1, 0.8)
     mc.simulate_estimators(law, m=50, trials=200, seed=0)
     mc.simulate_estimators(law, m=50, trials=200, seed=0, method="counts")
@@ -60,8 +73,7 @@ def montecarlo() -> None:
     mc.risk_coverage(20, 0.05, trials=200, seed=0)
     mc.boct_null_split(0.3, 20, 20, 0.05, trials=200, seed=0)
     mc.leaf_consistency_failure(0.3, 50, 0.05, trials=200, seed=0)
-    mc.split_selection(0.5, [[0.3, 0.7], [0.4, 0.6]], 0.05, m_max=200, n_min=50, trials=50,
-                       seed=0)
+    mc.split_selection(0.5, [[0.3, 0.7], [0.4, 0.6]], 0.05, m_max=200, n_min=50, trials=50, seed=0)
     mc.ddm_false_alarms(0.2, 200, trials=50, seed=0)
     mc.ddm_run(np.zeros(50))
 
@@ -73,12 +85,17 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--group"]:
         GROUPS[argv[1]]()
         return 0
-    print("numba: compiling the workbench's kernels into its cache (once per environment: about "
-          "40 s the first time on 2 cores, seconds afterwards)", flush=True)
+    print(
+        "numba: compiling the workbench's kernels into its cache (once per environment: about "
+        "40 s the first time on 2 cores, seconds afterwards)",
+        flush=True,
+    )
     t0 = time.perf_counter()
     # two processes side by side: numba compiles on one core, and the groups share no kernel
-    others = [subprocess.Popen([sys.executable, "-m", "workbench.precompile", "--group", name])
-              for name in list(GROUPS)[1:]]
+    others = [
+        subprocess.Popen([sys.executable, "-m", "workbench.precompile", "--group", name])
+        for name in list(GROUPS)[1:]
+    ]
     first = next(iter(GROUPS))
     GROUPS[first]()
     rc = max([p.wait() for p in others] + [0])

@@ -7,6 +7,7 @@ Run it only on purpose: after a change that is *meant* to move results, say in t
 outputs moved and why.  It was first run at git c8ea069, before the engine was reshaped into
 named steps and policies (issue 10), so that the reshaped engine could prove it changed nothing.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,12 +38,22 @@ def full_cases():
         kw = dict(nominal_features=info.nominal_features)
         d, k = X.shape[1], int(info.n_classes)
         yield f"{sname}/ht", lambda d=d, k=k, kw=kw: learners.HoeffdingTree(d, k, **kw), X, y
-        yield (f"{sname}/ht_gini_mc", lambda d=d, k=k, kw=kw: learners.HoeffdingTree(
-            d, k, criterion="gini", leaf_prediction="mc", binary_nominal=True, **kw), X, y)
-        if k == 2:   # C-Tree and CorrH-Tree are two-class learners (paper 000)
+        yield (
+            f"{sname}/ht_gini_mc",
+            lambda d=d, k=k, kw=kw: learners.HoeffdingTree(
+                d, k, criterion="gini", leaf_prediction="mc", binary_nominal=True, **kw
+            ),
+            X,
+            y,
+        )
+        if k == 2:  # C-Tree and CorrH-Tree are two-class learners (paper 000)
             yield (f"{sname}/ctree", lambda d=d, kw=kw: learners.CTree(d, c=0.5, **kw), X, y)
-            yield (f"{sname}/ctree_eq7", lambda d=d, kw=kw: learners.CTree(
-                d, bound="ctree", criterion="entropy", **kw), X, y)
+            yield (
+                f"{sname}/ctree_eq7",
+                lambda d=d, kw=kw: learners.CTree(d, bound="ctree", criterion="entropy", **kw),
+                X,
+                y,
+            )
             yield (f"{sname}/corrh", lambda d=d, kw=kw: learners.CorrHTree(d, **kw), X, y)
 
 
@@ -50,8 +61,13 @@ def active_cases():
     """Every label-query strategy on Electricity, with DDM resets, at budget 0.3."""
     X, y = streams.electricity()
     for name, cls in active.STRATEGIES.items():
-        yield (f"electricity/active/{name}", lambda: learners.HoeffdingTree(6, 2),
-               lambda cls=cls: cls(budget=0.3, seed=3), X, y)
+        yield (
+            f"electricity/active/{name}",
+            lambda: learners.HoeffdingTree(6, 2),
+            lambda cls=cls: cls(budget=0.3, seed=3),
+            X,
+            y,
+        )
 
 
 def run_all() -> dict:
@@ -67,8 +83,9 @@ def run_all() -> dict:
         res = evaluate.prequential(make(), X, y, strategy=s, drift_detection=True)
         out[name + "/pred"] = res.predictions.astype(np.int8)
         out[name + "/queried"] = res.queried.astype(np.int8)
-        out[name + "/counters"] = np.array([res.labels_used, res.n_drifts, res.n_warnings],
-                                           np.int64)
+        out[name + "/counters"] = np.array(
+            [res.labels_used, res.n_drifts, res.n_warnings], np.int64
+        )
     return out
 
 

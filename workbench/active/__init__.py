@@ -4,8 +4,29 @@ Use them through the protocol: ``evaluate.prequential(model, X, y, strategy=Conf
 budget=0.3)`` predicts every instance, asks the strategy whether to query its label while the
 query rate is within the budget, and learns only the labelled instances.
 """
-from .strategies import (STRATEGIES, ConfTree, Random, RndVarUncertainty, SelectiveSampling,
-                         Split, SplitConfTree, Strategy, VarUncertainty, decide)
 
-__all__ = ["Strategy", "Random", "VarUncertainty", "RndVarUncertainty", "SelectiveSampling",
-           "Split", "ConfTree", "SplitConfTree", "STRATEGIES", "decide"]
+from .strategies import (
+    STRATEGIES,
+    ConfTree,
+    Random,
+    RndVarUncertainty,
+    SelectiveSampling,
+    Split,
+    SplitConfTree,
+    Strategy,
+    VarUncertainty,
+    decide,
+)
+
+__all__ = [
+    "Strategy",
+    "Random",
+    "VarUncertainty",
+    "RndVarUncertainty",
+    "SelectiveSampling",
+    "Split",
+    "ConfTree",
+    "SplitConfTree",
+    "STRATEGIES",
+    "decide",
+]

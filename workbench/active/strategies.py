@@ -26,6 +26,7 @@ A strategy object holds parameters and state only; the decision itself is the nu
 :func:`decide`, which the engine's test-then-train loop calls per instance (and which
 :meth:`Strategy.query` calls for one instance from Python, e.g. in the stepper).
 """
+
 from __future__ import annotations
 
 import math
@@ -46,12 +47,12 @@ CONFTREE = 5
 SPLIT_CONFTREE = 6
 
 # parameter and state slots
-S_STEP = 0        # s, threshold adjustment step
-S_NU = 1          # nu, share of the random sub-stream
-S_DELTA = 2       # delta of leaf consistency (<= 0: 1/t)
-S_SIGMA = 3       # spread of the threshold randomisation
+S_STEP = 0  # s, threshold adjustment step
+S_NU = 1  # nu, share of the random sub-stream
+S_DELTA = 2  # delta of leaf consistency (<= 0: 1/t)
+S_SIGMA = 3  # spread of the threshold randomisation
 N_SPARAMS = 4
-ST_THETA = 0      # current confidence threshold
+ST_THETA = 0  # current confidence threshold
 
 
 @njit(cache=True)
@@ -62,7 +63,7 @@ def conftree_query(rng, budget, gap, m, t, delta):
     if delta <= 0.0:
         delta = 1.0 / t
     eps = leaf_consistency_nb(m, t, delta)
-    if gap <= eps:                       # not delta-consistent: always ask
+    if gap <= eps:  # not delta-consistent: always ask
         return True
     return uniform(rng) <= (budget + eps) / (budget + eps + gap)
 
@@ -108,8 +109,8 @@ def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t):
 
 
 # slots of the ``counters`` vector of an ACTIVE run (the engine's loop and Strategy.query)
-C_QUERIED = 0     # labels queried
-C_SEEN = 1        # instances seen
+C_QUERIED = 0  # labels queried
+C_SEEN = 1  # instances seen
 C_DRIFTS = 2
 C_WARNINGS = 3
 
@@ -120,8 +121,16 @@ class Strategy:
     code = -1
     name = ""
 
-    def __init__(self, *, budget: float | None = None, s: float = 0.01, nu: float = 0.2,
-                 delta: float | None = None, sigma: float = 1.0, seed: int = 0):
+    def __init__(
+        self,
+        *,
+        budget: float | None = None,
+        s: float = 0.01,
+        nu: float = 0.2,
+        delta: float | None = None,
+        sigma: float = 1.0,
+        seed: int = 0,
+    ):
         for value, label in ((s, "s"), (nu, "nu")):
             if not isinstance(value, numbers.Real) or not 0 < value <= 1:
                 raise ValueError(f"{label} must be in (0, 1]; got {value!r}")
@@ -131,8 +140,9 @@ class Strategy:
             raise ValueError(f"sigma must be a finite number >= 0; got {sigma!r}")
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, numbers.Real)
-                                   or not 0 < budget <= 1):
+        if budget is not None and (
+            isinstance(budget, bool) or not isinstance(budget, numbers.Real) or not 0 < budget <= 1
+        ):
             raise ValueError(f"budget must be a query rate in (0, 1] or None; got {budget!r}")
         self.budget = budget
         self.s, self.nu, self.delta, self.sigma, self.seed = s, nu, delta, sigma, int(seed)
@@ -153,8 +163,10 @@ class Strategy:
 
     def _budget(self) -> float:
         if self.budget is None:
-            raise ValueError(f"{type(self).__name__} needs a budget here: construct it with "
-                             "budget=B (a query rate in (0, 1])")
+            raise ValueError(
+                f"{type(self).__name__} needs a budget here: construct it with "
+                "budget=B (a query rate in (0, 1])"
+            )
         return float(self.budget)
 
     def query(self, model, x) -> bool:
@@ -169,8 +181,17 @@ class Strategy:
         counts = ex.class_counts
         m = float(counts.sum())
         gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
-        q, _ = decide(self.code, self.params, self.state, self.rng, budget,
-                      float(ex.proba.max()), gap, m, float(c[C_SEEN]))
+        q, _ = decide(
+            self.code,
+            self.params,
+            self.state,
+            self.rng,
+            budget,
+            float(ex.proba.max()),
+            gap,
+            m,
+            float(c[C_SEEN]),
+        )
         if q:
             c[C_QUERIED] += 1
         return bool(q)
@@ -179,8 +200,10 @@ class Strategy:
         """Test, ask and learn a whole slice inside numba, continuing this object's counts
         (the stepper's fast path).  Returns (predictions, queried mask)."""
         from ..evaluate import prequential
-        res = prequential(model, X, y, strategy=self, budget=self._budget(), n_points=1,
-                          _counters=self.counters)
+
+        res = prequential(
+            model, X, y, strategy=self, budget=self._budget(), n_points=1, _counters=self.counters
+        )
         return res.predictions, res.queried.astype(bool)
 
     def __repr__(self) -> str:
@@ -193,17 +216,34 @@ def _make(code_: int, name_: str, doc: str):
 
 
 Random = _make(RANDOM, "Random", "Query with probability B (000 Algorithm 5).")
-VarUncertainty = _make(VAR_UNCERTAINTY, "VarUncertainty",
-                       "Variable uncertainty (000 Algorithm 6, Zliobaite et al.), step s.")
-RndVarUncertainty = _make(RND_VAR_UNCERTAINTY, "RndVarUncertainty",
-                          "Variable uncertainty with a N(1, sigma) randomised threshold.")
-SelectiveSampling = _make(SELECTIVE_SAMPLING, "SelectiveSampling",
-                          "Query with probability B / (B + |Y - 1/2|).")
-Split = _make(SPLIT, "Split", "Random sub-stream (share nu) + variable uncertainty "
-                              "(000 Algorithm 7).")
+VarUncertainty = _make(
+    VAR_UNCERTAINTY,
+    "VarUncertainty",
+    "Variable uncertainty (000 Algorithm 6, Zliobaite et al.), step s.",
+)
+RndVarUncertainty = _make(
+    RND_VAR_UNCERTAINTY,
+    "RndVarUncertainty",
+    "Variable uncertainty with a N(1, sigma) randomised threshold.",
+)
+SelectiveSampling = _make(
+    SELECTIVE_SAMPLING, "SelectiveSampling", "Query with probability B / (B + |Y - 1/2|)."
+)
+Split = _make(
+    SPLIT, "Split", "Random sub-stream (share nu) + variable uncertainty (000 Algorithm 7)."
+)
 ConfTree = _make(CONFTREE, "ConfTree", "Confidence tree strategy (000 Algorithm 2).")
-SplitConfTree = _make(SPLIT_CONFTREE, "SplitConfTree",
-                      "Random sub-stream (share nu) + ConfTree.")
+SplitConfTree = _make(SPLIT_CONFTREE, "SplitConfTree", "Random sub-stream (share nu) + ConfTree.")
 
-STRATEGIES = {cls.name: cls for cls in (Random, VarUncertainty, RndVarUncertainty,
-                                        SelectiveSampling, Split, ConfTree, SplitConfTree)}
+STRATEGIES = {
+    cls.name: cls
+    for cls in (
+        Random,
+        VarUncertainty,
+        RndVarUncertainty,
+        SelectiveSampling,
+        Split,
+        ConfTree,
+        SplitConfTree,
+    )
+}

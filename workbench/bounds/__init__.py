@@ -57,36 +57,85 @@ Examples
 >>> bool(lo < 0.75 * 0.25 < up)
 True
 """
+
 from __future__ import annotations
 
 import math
 
 from ._beta import beta_upper_quantile_nb, betainc_nb, betaincinv_nb
-from .credible import (HET_ENTROPY, HET_STD, HET_VARIANCE, HETEROGENEITY_CODES,
-                       credible_interval, credible_interval_nb, heterogeneity,
-                       heterogeneity_nb, risk_upper, risk_upper_nb)
-from .ctree import (BOUND_CODES, BOUND_ENTROPY, BOUND_GINI, BOUND_KEARNS_MANSOUR,
-                    ctree_epsilon, ctree_epsilon_nb, ctree_practical, ctree_practical_nb,
-                    entropy, entropy_nb, gini, gini_nb, kearns_mansour, kearns_mansour_nb,
-                    leaf_consistency, leaf_consistency_nb)
+from .credible import (
+    HET_ENTROPY,
+    HET_STD,
+    HET_VARIANCE,
+    HETEROGENEITY_CODES,
+    credible_interval,
+    credible_interval_nb,
+    heterogeneity,
+    heterogeneity_nb,
+    risk_upper,
+    risk_upper_nb,
+)
+from .ctree import (
+    BOUND_CODES,
+    BOUND_ENTROPY,
+    BOUND_GINI,
+    BOUND_KEARNS_MANSOUR,
+    ctree_epsilon,
+    ctree_epsilon_nb,
+    ctree_practical,
+    ctree_practical_nb,
+    entropy,
+    entropy_nb,
+    gini,
+    gini_nb,
+    kearns_mansour,
+    kearns_mansour_nb,
+    leaf_consistency,
+    leaf_consistency_nb,
+)
 from .ddm import ddm_levels, ddm_levels_nb
 from .hoeffding import hoeffding, hoeffding_nb
 from .mcdiarmid import mcdiarmid_entropy, mcdiarmid_entropy_nb
 
 __all__ = [
     # public, vectorised, validated
-    "hoeffding", "mcdiarmid_entropy", "entropy", "gini", "kearns_mansour",
-    "ctree_epsilon", "ctree_practical", "leaf_consistency",
-    "credible_interval", "risk_upper", "ddm_levels", "heterogeneity",
+    "hoeffding",
+    "mcdiarmid_entropy",
+    "entropy",
+    "gini",
+    "kearns_mansour",
+    "ctree_epsilon",
+    "ctree_practical",
+    "leaf_consistency",
+    "credible_interval",
+    "risk_upper",
+    "ddm_levels",
+    "heterogeneity",
     # numba scalar cores
-    "hoeffding_nb", "mcdiarmid_entropy_nb", "entropy_nb", "gini_nb", "kearns_mansour_nb",
-    "ctree_epsilon_nb", "ctree_practical_nb", "leaf_consistency_nb",
-    "credible_interval_nb", "risk_upper_nb", "ddm_levels_nb", "heterogeneity_nb",
-    "betainc_nb", "betaincinv_nb", "beta_upper_quantile_nb",
+    "hoeffding_nb",
+    "mcdiarmid_entropy_nb",
+    "entropy_nb",
+    "gini_nb",
+    "kearns_mansour_nb",
+    "ctree_epsilon_nb",
+    "ctree_practical_nb",
+    "leaf_consistency_nb",
+    "credible_interval_nb",
+    "risk_upper_nb",
+    "ddm_levels_nb",
+    "heterogeneity_nb",
+    "betainc_nb",
+    "betaincinv_nb",
+    "beta_upper_quantile_nb",
     # integer codes understood by the cores
-    "BOUND_ENTROPY", "BOUND_GINI", "BOUND_KEARNS_MANSOUR",
-    "HET_ENTROPY", "HET_VARIANCE", "HET_STD",
-    "BOUND_CODES", "HETEROGENEITY_CODES",
+    "BOUND_ENTROPY",
+    "BOUND_GINI",
+    "BOUND_KEARNS_MANSOUR",
+    "HET_ENTROPY",
+    "HET_VARIANCE",
+    "HET_STD",
+    "BOUND_CODES",
+    "HETEROGENEITY_CODES",
 ]
 
 _LN2 = math.log(2.0)

@@ -5,6 +5,7 @@
 and the private helpers they use (log beta, the continued fraction, the density, a safeguarded
 Newton solver that :mod:`workbench.bounds.credible` also calls).
 """
+
 from __future__ import annotations
 
 import math

@@ -4,6 +4,7 @@ Each checker turns an argument into a float64 array and raises a ``ValueError`` 
 argument when a value is out of range; :func:`_finish` returns a Python float when every input
 was a scalar.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,8 +42,9 @@ def _open_unit(name, x, upper=1.0):
     a = _as_float(name, x)
     bad = (a <= 0) | (a >= upper)
     if bad.any():
-        raise ValueError(f"{name} must lie in the open interval (0, {upper:g}), "
-                         f"got {_first_bad(a, bad)}")
+        raise ValueError(
+            f"{name} must lie in the open interval (0, {upper:g}), got {_first_bad(a, bad)}"
+        )
     return a
 
 

@@ -7,6 +7,7 @@ r"""Paper 001 (Collet & Pietquin): Bayesian credible intervals of BOCT and BOCT-
 
 The beta special functions are in :mod:`workbench.bounds._beta`.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,8 +16,7 @@ import numpy as np
 from numba import njit
 
 from ._beta import _solve_increasing, beta_upper_quantile_nb
-from ._checks import (_closed_unit, _finish, _flat_broadcast, _kind, _nonnegative,
-                      _open_unit)
+from ._checks import _closed_unit, _finish, _flat_broadcast, _kind, _nonnegative, _open_unit
 
 HET_ENTROPY = 0
 HET_VARIANCE = 1
@@ -122,7 +122,7 @@ def risk_upper_nb(n_pos, n_neg, delta, weight):
     """Scalar core of :func:`risk_upper`."""
     a = n_pos + 1.0
     b = n_neg + 1.0
-    if n_pos >= n_neg:   # predicted label 1 (round half up): risk W (1 - mu), 1 - mu ~ Beta(b, a)
+    if n_pos >= n_neg:  # predicted label 1 (round half up): risk W (1 - mu), 1 - mu ~ Beta(b, a)
         return weight * beta_upper_quantile_nb(b, a, delta)
     return weight * beta_upper_quantile_nb(a, b, delta)
 

@@ -8,6 +8,7 @@ r"""The bounds of C-Tree, paper 000 (De Rosa & Cesa-Bianchi).
 * eq. (9), Theorem 5: the leaf-consistency radius of the ACTIVE strategies
   (:func:`leaf_consistency`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,13 +19,13 @@ from ._checks import _finish, _first_bad, _integer, _kind, _open_unit, _positive
 BOUND_ENTROPY = 0
 BOUND_GINI = 1
 BOUND_KEARNS_MANSOUR = 2
-BOUND_CODES = {"entropy": BOUND_ENTROPY, "gini": BOUND_GINI,
-               "kearns_mansour": BOUND_KEARNS_MANSOUR}
+BOUND_CODES = {"entropy": BOUND_ENTROPY, "gini": BOUND_GINI, "kearns_mansour": BOUND_KEARNS_MANSOUR}
 
 
 # =============================================================================================
 # 000 Theorems 1-3: entropy, Gini, Kearns-Mansour
 # =============================================================================================
+
 
 @njit(cache=True)
 def entropy_nb(m, delta):
@@ -52,8 +53,9 @@ def entropy(m, delta):
     """
     m_, d_ = _positive("m", m), _open_unit("delta", delta)
     if (m_ < 1).any():
-        raise ValueError(f"m must be >= 1 for the entropy bound (ln m < 0 below 1), "
-                         f"got {_first_bad(m_, m_ < 1)}")
+        raise ValueError(
+            f"m must be >= 1 for the entropy bound (ln m < 0 below 1), got {_first_bad(m_, m_ < 1)}"
+        )
     return _finish(entropy_nb.py_func(m_, d_), m, delta)
 
 
@@ -116,6 +118,7 @@ def kearns_mansour(m, delta):
 # 000 eq. (7), (9), (10)
 # =============================================================================================
 
+
 @njit(cache=True)
 def ctree_epsilon_nb(m, delta, depth, t, d, kind):
     """Scalar core of :func:`ctree_epsilon`; ``kind`` is one of the ``BOUND_*`` codes."""
@@ -153,8 +156,11 @@ def ctree_epsilon(m, delta, depth, t, d, bound="gini"):
     if code == BOUND_ENTROPY and (m_ < 1).any():
         raise ValueError("m must be >= 1 for the entropy bound")
     dd = dl_ / ((h_ + 1.0) * (h_ + 2.0) * t_ * d_ * m_)
-    core = {BOUND_ENTROPY: entropy_nb, BOUND_GINI: gini_nb,
-            BOUND_KEARNS_MANSOUR: kearns_mansour_nb}[code]
+    core = {
+        BOUND_ENTROPY: entropy_nb,
+        BOUND_GINI: gini_nb,
+        BOUND_KEARNS_MANSOUR: kearns_mansour_nb,
+    }[code]
     return _finish(core.py_func(m_, dd), m, delta, depth, t, d)
 
 

@@ -2,6 +2,7 @@ r"""The warning and drift levels of DDM (Gama et al. 2004), used at UFFT's inner
 
 :mod:`workbench.drift` runs the detector itself; this module has the two tests.
 """
+
 from __future__ import annotations
 
 import numpy as np

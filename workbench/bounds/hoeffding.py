@@ -3,6 +3,7 @@ r"""Hoeffding's bound: 000 eq. (1), 003 eq. (7), 004 eq. (1).
 The confidence radius of VFDT (the H-Tree of 000, UFFT's expansion test in 002, the Frugal
 Hoeffding tree of 003, EFDT / HATT of 004).
 """
+
 from __future__ import annotations
 
 import numpy as np

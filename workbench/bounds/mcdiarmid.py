@@ -2,6 +2,7 @@ r"""McDiarmid's bound for the information gain (Rutkowski et al. 2013), quoted i
 
 The bound of 000's CorrH-Tree baseline.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -17,6 +17,7 @@ formulas run as ``split_merit`` and ``impurity_row``.
   sqrt(p1 q1) + sqrt(p0 q0) with p_k = P(Y=1, F=k), q_k = P(Y=0, F=k), and the H_1/2 form equals
   the joint-minus-marginal estimator of Theorem 1.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,6 +30,7 @@ from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CR
 
 # The kernels take a distribution as a row of a 2-D array (``a[r]`` read in place): a view made
 # per candidate split would cost numba two atomic reference-count updates, more than the impurity.
+
 
 @njit(cache=True)
 def impurity_row(a, r, criterion):
@@ -58,7 +60,7 @@ def impurity_row(a, r, criterion):
         c = a[r, k]
         if c > 0.0:
             s_log2 += c * math.log2(c)
-    h = math.log2(total) - s_log2 / total        # entropy in bits
+    h = math.log2(total) - s_log2 / total  # entropy in bits
     if criterion == CRIT_ENTROPY_HALF:
         return 0.5 * math.log(2.0) * h
     return h
@@ -125,9 +127,14 @@ def error_impurity(dist):
 def merit(pre, post, n_branches, criterion, min_frac):
     """Gain of splitting ``pre`` into the first ``n_branches`` rows of ``post`` (from Python)."""
     pre2 = _one_row(pre)
-    return split_merit(float(pre2.sum()), impurity_row(pre2, 0, criterion),
-                       np.ascontiguousarray(post, dtype=np.float64), n_branches, criterion,
-                       min_frac)
+    return split_merit(
+        float(pre2.sum()),
+        impurity_row(pre2, 0, criterion),
+        np.ascontiguousarray(post, dtype=np.float64),
+        n_branches,
+        criterion,
+        min_frac,
+    )
 
 
 @njit(cache=True)

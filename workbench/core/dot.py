@@ -10,6 +10,7 @@ The output only reads public state (``model.tree``, ``model.root``, ``model.n_se
 ``model.feature_names``, ``model.class_names``, ``model.explain_one``), so it works for every
 learner built on the engine.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,18 @@ import numpy as np
 
 from .state import LEAF, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
-_PALETTE = ["#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5",
-            "#d9d9d9", "#bc80bd", "#ccebc5"]
+_PALETTE = [
+    "#8dd3c7",
+    "#fdb462",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#b3de69",
+    "#fccde5",
+    "#d9d9d9",
+    "#bc80bd",
+    "#ccebc5",
+]
 PATH_COLOR = "#d62728"
 RECENT_FILL = "#ffe08a"
 #: at most this many classes are listed in a leaf; more are summarised by the top ones
@@ -73,7 +84,7 @@ def edge_label(T, node: int, branch: int, category_names=None) -> str:
 def _inner_n(T, node: int, own: float, node_counts) -> str:
     if node_counts is not None:
         return f"n={_num(float(node_counts[node]))}"
-    if T.stats_slot[node] >= 0:      # keeps statistics (and counts) after its split
+    if T.stats_slot[node] >= 0:  # keeps statistics (and counts) after its split
         return f"n={_num(own)}"
     return f"n={_num(own)} at split"
 
@@ -116,14 +127,28 @@ def path_of(model, highlight):
     ``.leaf``) and the leaf it reaches; (set(), -1) for None."""
     if highlight is None:
         return set(), -1
-    ex = highlight if hasattr(highlight, "path") and hasattr(highlight, "leaf") \
+    ex = (
+        highlight
+        if hasattr(highlight, "path") and hasattr(highlight, "leaf")
         else model.explain_one(highlight)
+    )
     return {int(step["node"]) for step in ex.path} | {int(ex.leaf)}, int(ex.leaf)
 
 
-def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, recent=0,
-                max_depth=None, title=None, *, max_nodes=None, category_names=None,
-                node_counts=None, rankdir="TB") -> str:
+def tree_to_dot(
+    model,
+    feature_names=None,
+    class_names=None,
+    highlight=None,
+    recent=0,
+    max_depth=None,
+    title=None,
+    *,
+    max_nodes=None,
+    category_names=None,
+    node_counts=None,
+    rankdir="TB",
+) -> str:
     """DOT source for ``model`` (any learner built on the engine).
 
     highlight:  an instance (or its ``explain_one`` Explanation) whose path is drawn in red; the
@@ -145,16 +170,20 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
     classes = list(class_names) if class_names is not None else list(model.class_names_)
     tested = T.feature[T.kind > 0]
     if tested.size and int(tested.max()) >= len(names):
-        raise ValueError(f"feature_names has {len(names)} names; the tree tests feature "
-                         f"{int(tested.max())}")
+        raise ValueError(
+            f"feature_names has {len(names)} names; the tree tests feature {int(tested.max())}"
+        )
     if len(classes) != T.class_counts.shape[1]:
-        raise ValueError(f"class_names has {len(classes)} names for "
-                         f"{T.class_counts.shape[1]} classes")
-    if max_depth is not None and (isinstance(max_depth, bool) or int(max_depth) != max_depth
-                                  or max_depth < 0):
+        raise ValueError(
+            f"class_names has {len(classes)} names for {T.class_counts.shape[1]} classes"
+        )
+    if max_depth is not None and (
+        isinstance(max_depth, bool) or int(max_depth) != max_depth or max_depth < 0
+    ):
         raise ValueError(f"max_depth must be an integer >= 0 or None; got {max_depth!r}")
-    if max_nodes is not None and (isinstance(max_nodes, bool) or int(max_nodes) != max_nodes
-                                  or max_nodes < 1):
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or int(max_nodes) != max_nodes or max_nodes < 1
+    ):
         raise ValueError(f"max_nodes must be a positive integer or None; got {max_nodes!r}")
     if recent is None:
         recent = 0
@@ -163,8 +192,10 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
     if node_counts is not None:
         node_counts = np.asarray(node_counts)
         if node_counts.ndim != 1 or node_counts.shape[0] < T.kind.shape[0]:
-            raise ValueError(f"node_counts needs one entry per node row ({T.kind.shape[0]}); "
-                             f"got shape {node_counts.shape}")
+            raise ValueError(
+                f"node_counts needs one entry per node row ({T.kind.shape[0]}); "
+                f"got shape {node_counts.shape}"
+            )
     now = model.n_seen
     root = int(model.root)
     on_path, reached = path_of(model, highlight)
@@ -173,12 +204,14 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
         auto = _auto_depth(T, root, int(max_nodes))
         if auto is not None:
             cut = auto if cut is None else min(cut, auto)
-    out = ["digraph tree {",
-           f'  graph [fontname="Helvetica", ranksep=0.3, nodesep=0.2, ordering=out, '
-           f'rankdir={rankdir}];',
-           '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
-           'fillcolor="#f7f7f7", margin="0.08,0.03"];',
-           '  edge [fontname="Helvetica", fontsize=9, color="#555555", arrowsize=0.6];']
+    out = [
+        "digraph tree {",
+        f'  graph [fontname="Helvetica", ranksep=0.3, nodesep=0.2, ordering=out, '
+        f"rankdir={rankdir}];",
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
+        'fillcolor="#f7f7f7", margin="0.08,0.03"];',
+        '  edge [fontname="Helvetica", fontsize=9, color="#555555", arrowsize=0.6];',
+    ]
     if title:
         out.append(f'  labelloc="t"; fontsize=12; label="{_esc(title)}";')
     stack = [root]
@@ -190,8 +223,12 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
         if node in on_path:
             attrs.append(f'color="{PATH_COLOR}", penwidth={3.5 if node == reached else 2.2}')
             classes_css.append("wbpath")
-        just_split = bool(recent) and T.kind[node] != LEAF and T.t_split[node] >= 0 and \
-            now - int(T.t_split[node]) < recent
+        just_split = (
+            bool(recent)
+            and T.kind[node] != LEAF
+            and T.t_split[node] >= 0
+            and now - int(T.t_split[node]) < recent
+        )
         if T.kind[node] == LEAF:
             k = int(np.argmax(counts)) if n > 0 else 0
             conf = counts[k] / n if n > 0 else math.nan
@@ -199,44 +236,61 @@ def tree_to_dot(model, feature_names=None, class_names=None, highlight=None, rec
                 dist = " | ".join(_num(float(c)) for c in counts)
             else:
                 top = np.argsort(-counts, kind="stable")[:3]
-                dist = ", ".join(f"{_esc(classes[j])}: {_num(float(counts[j]))}" for j in top) \
-                    + ", …"
+                dist = (
+                    ", ".join(f"{_esc(classes[j])}: {_num(float(counts[j]))}" for j in top) + ", …"
+                )
             pred = f"→ {_esc(classes[k])} ({conf:.0%})" if n > 0 else "→ (no data yet)"
             label = f"leaf {node} · n={_num(n)}\\n[{dist}]\\n{pred}"
             attrs.append(f'fillcolor="{_PALETTE[k % len(_PALETTE)]}"')
             if node == reached:
                 classes_css.append("wbreached")
             classes_css.append("wbleaf")
-            out.append(f'  n{node} [label="{label}", class="{" ".join(classes_css)}", '
-                       f'{", ".join(attrs)}];')
+            out.append(
+                f'  n{node} [label="{label}", class="{" ".join(classes_css)}", {", ".join(attrs)}];'
+            )
             continue
         if cut is not None and T.depth[node] >= cut and node not in on_path:
             leaves, inner = _subtree_summary(T, node)
-            label = (f"{_esc(node_test(T, node, names, category_names))}\\n"
-                     f"{_inner_n(T, node, n, node_counts)}\\n+ {leaves} leaves below")
+            label = (
+                f"{_esc(node_test(T, node, names, category_names))}\\n"
+                f"{_inner_n(T, node, n, node_counts)}\\n+ {leaves} leaves below"
+            )
             classes_css.append("wbcollapsed")
-            out.append(f'  n{node} [label="{label}", class="{" ".join(classes_css)}", '
-                       f'shape=folder, style=filled, fillcolor="#e8e8e8"'
-                       + (", " + ", ".join(attrs) if attrs else "") + "];")
+            out.append(
+                f'  n{node} [label="{label}", class="{" ".join(classes_css)}", '
+                f'shape=folder, style=filled, fillcolor="#e8e8e8"'
+                + (", " + ", ".join(attrs) if attrs else "")
+                + "];"
+            )
             continue
-        label = (f"{_esc(node_test(T, node, names, category_names))}\\n"
-                 f"{_inner_n(T, node, n, node_counts)}")
+        label = (
+            f"{_esc(node_test(T, node, names, category_names))}\\n"
+            f"{_inner_n(T, node, n, node_counts)}"
+        )
         if just_split:
             label += f"\\nsplit at t={int(T.t_split[node]):,}"
             attrs.append(f'fillcolor="{RECENT_FILL}", peripheries=2')
             classes_css.append("wbrecent")
         classes_css.append("wbinner")
-        out.append(f'  n{node} [label="{label}", class="{" ".join(classes_css)}"'
-                   + (", " + ", ".join(attrs) if attrs else "") + "];")
+        out.append(
+            f'  n{node} [label="{label}", class="{" ".join(classes_css)}"'
+            + (", " + ", ".join(attrs) if attrs else "")
+            + "];"
+        )
         kids = _children(T, node)
         for b in range(int(T.n_children[node])):
             c = int(T.children[node, b])
             if c < 0:
                 continue
-            style = f', color="{PATH_COLOR}", penwidth=2.2' if (node in on_path and
-                                                                c in on_path) else ""
-            out.append(f'  n{node} -> n{c} [label="{_esc(edge_label(T, node, b, category_names))}"'
-                       f"{style}];")
+            style = (
+                f', color="{PATH_COLOR}", penwidth=2.2'
+                if (node in on_path and c in on_path)
+                else ""
+            )
+            out.append(
+                f'  n{node} -> n{c} [label="{_esc(edge_label(T, node, b, category_names))}"'
+                f"{style}];"
+            )
         stack.extend(reversed(kids))
     out.append("}")
     return "\n".join(out)

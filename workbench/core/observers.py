@@ -13,6 +13,7 @@ branch; naive Bayes uses the Laplace-smoothed ``(n_vk + 1) / (n_k + V)``.
 
 Missing values (NaN) are not observed.
 """
+
 from __future__ import annotations
 
 import math
@@ -91,7 +92,8 @@ def gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, s, j, cut, post):
     """Estimated class weights left (``post[0]``, x <= cut) and right (``post[1]``) of a cut."""
     for k in range(g_w.shape[2]):
         w = max(g_w[s, j, k], 0.0)
-        left = gaussian_left_weight(w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k],
-                                    g_max[s, j, k], cut)
+        left = gaussian_left_weight(
+            w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k], g_max[s, j, k], cut
+        )
         post[0, k] = left
         post[1, k] = w - left

@@ -5,77 +5,91 @@ constants), plus the description of nominal columns.  Integer-valued policies (c
 predictor, split rule) are stored as codes; the kernels branch on them.  Changing a value never
 recompiles anything.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
 
 import numpy as np
 
-P_GRACE = 0             # grace period n_min: weight between two split attempts at a leaf
-P_DELTA = 1             # confidence delta of the split bound
-P_TAU = 2               # tie threshold tau
-P_N_SPLIT_POINTS = 3    # candidate cut points per numeric feature (Gaussian observer)
-P_MIN_BRANCH_FRAC = 4   # a split needs two branches with more than this fraction of the weight
-P_MAX_DEPTH = 5         # leaves at this depth do not split
-P_CRITERION = 6         # CRIT_* code
-P_LEAF_PRED = 7         # LEAF_* code
-P_NB_THRESHOLD = 8      # naive Bayes is used only at leaves with at least this much weight
-P_MAX_NODES = 9         # memory guard: node rows the tree may hold (a statistics slot belongs
-                        # to one node, so this bounds the slots too)
-P_REEVAL = 10           # weight between two re-evaluations of an inner node (UPDATE_PATH
-                        # learners with a re-evaluation rule; 0: inner nodes are never revisited)
-P_SPLIT_RULE = 11       # RULE_* code of a leaf's split test
-P_BOUND = 12            # BOUND_* code
-P_MARGIN_FACTOR = 13    # split when G(best) - G(second) > factor * eps (VFDT 1, C-Tree 2)
-P_C = 14                # constant c of C-Tree's practical radius, 000 eq. (10)
-P_BINARY_NOMINAL = 15   # 1: nominal features split binary (x == v vs the rest), 0: multiway
-P_UPDATE = 16           # UPDATE_* code: which nodes learn an instance's statistics
-P_CUTS = 17             # CUTS_* code: where numeric features may be cut
-P_REEVAL_RULE = 18      # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
+P_GRACE = 0  # grace period n_min: weight between two split attempts at a leaf
+P_DELTA = 1  # confidence delta of the split bound
+P_TAU = 2  # tie threshold tau
+P_N_SPLIT_POINTS = 3  # candidate cut points per numeric feature (Gaussian observer)
+P_MIN_BRANCH_FRAC = 4  # a split needs two branches with more than this fraction of the weight
+P_MAX_DEPTH = 5  # leaves at this depth do not split
+P_CRITERION = 6  # CRIT_* code
+P_LEAF_PRED = 7  # LEAF_* code
+P_NB_THRESHOLD = 8  # naive Bayes is used only at leaves with at least this much weight
+P_MAX_NODES = 9  # memory guard: node rows the tree may hold (a statistics slot belongs
+# to one node, so this bounds the slots too)
+P_REEVAL = 10  # weight between two re-evaluations of an inner node (UPDATE_PATH
+# learners with a re-evaluation rule; 0: inner nodes are never revisited)
+P_SPLIT_RULE = 11  # RULE_* code of a leaf's split test
+P_BOUND = 12  # BOUND_* code
+P_MARGIN_FACTOR = 13  # split when G(best) - G(second) > factor * eps (VFDT 1, C-Tree 2)
+P_C = 14  # constant c of C-Tree's practical radius, 000 eq. (10)
+P_BINARY_NOMINAL = 15  # 1: nominal features split binary (x == v vs the rest), 0: multiway
+P_UPDATE = 16  # UPDATE_* code: which nodes learn an instance's statistics
+P_CUTS = 17  # CUTS_* code: where numeric features may be cut
+P_REEVAL_RULE = 18  # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
 N_PARAMS = 19
 
-CRIT_INFO_GAIN = 0     # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
-CRIT_GINI = 1          # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
+CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
+CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
 CRIT_ENTROPY_HALF = 2  # 000's scaled entropy H_1/2 = -(p/2) ln p - ((1-p)/2) ln(1-p)
-CRIT_KM = 3            # Kearns-Mansour Q = sqrt(p(1-p)), two classes only
-CRIT_ERROR = 4         # classification error min(p, 1-p) (1 - max_k p_k): CorrH-Tree
-CRITERIA = {"info_gain": CRIT_INFO_GAIN, "gini": CRIT_GINI, "entropy": CRIT_ENTROPY_HALF,
-            "kearns_mansour": CRIT_KM, "error": CRIT_ERROR}
+CRIT_KM = 3  # Kearns-Mansour Q = sqrt(p(1-p)), two classes only
+CRIT_ERROR = 4  # classification error min(p, 1-p) (1 - max_k p_k): CorrH-Tree
+CRITERIA = {
+    "info_gain": CRIT_INFO_GAIN,
+    "gini": CRIT_GINI,
+    "entropy": CRIT_ENTROPY_HALF,
+    "kearns_mansour": CRIT_KM,
+    "error": CRIT_ERROR,
+}
 
 LEAF_MC = 0
 LEAF_NB = 1
 LEAF_NBA = 2
-LEAF_LAPLACE = 3       # majority class with Laplace-smoothed probabilities (n_k + 1) / (n + K),
-                       # 003 eq. (2)
+LEAF_LAPLACE = 3  # majority class with Laplace-smoothed probabilities (n_k + 1) / (n + K),
+# 003 eq. (2)
 LEAF_PREDICTORS = {"mc": LEAF_MC, "nb": LEAF_NB, "nba": LEAF_NBA, "laplace": LEAF_LAPLACE}
 
 # Split rules (workbench.core.rules): each compares one quantity with one threshold
-RULE_BEST_VS_SECOND = 0   # VFDT, C-Tree: G(best) - G(second best) > f eps, or eps < tau
-RULE_BEST_VS_NULL = 1     # HATT's AttemptToSplit (004 Alg. 3): G(best) - G(null) > eps, or tie
+RULE_BEST_VS_SECOND = 0  # VFDT, C-Tree: G(best) - G(second best) > f eps, or eps < tau
+RULE_BEST_VS_NULL = 1  # HATT's AttemptToSplit (004 Alg. 3): G(best) - G(null) > eps, or tie
 RULE_BEST_VS_CURRENT = 2  # HATT's ReEvaluateBestSplit: G(best) - G(current) > eps, or tie
-RULES = {"best_vs_second": RULE_BEST_VS_SECOND, "best_vs_null": RULE_BEST_VS_NULL,
-         "best_vs_current": RULE_BEST_VS_CURRENT}
+RULES = {
+    "best_vs_second": RULE_BEST_VS_SECOND,
+    "best_vs_null": RULE_BEST_VS_NULL,
+    "best_vs_current": RULE_BEST_VS_CURRENT,
+}
 
-UPDATE_LEAF = 0        # VFDT: only the leaf an instance reaches learns it
-UPDATE_PATH = 1        # HATT: every node on its path does (inner nodes keep their statistics)
+UPDATE_LEAF = 0  # VFDT: only the leaf an instance reaches learns it
+UPDATE_PATH = 1  # HATT: every node on its path does (inner nodes keep their statistics)
 UPDATES = {"leaf": UPDATE_LEAF, "path": UPDATE_PATH}
 
-CUTS_GAUSSIAN = 0      # MOA's n_split_points equal steps strictly inside (min, max)
-CUTS_FIXED = 1         # only the cut points the caller gives per feature (Config.cuts)
+CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
+CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)
 CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED}
 
-BOUND_HOEFFDING = 0       # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
-BOUND_MCDIARMID = 1       # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)
-BOUND_CTREE = 2           # Theorem 1-3 bound of the criterion, schedule of      000 eq. (7)
+BOUND_HOEFFDING = 0  # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
+BOUND_MCDIARMID = 1  # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)
+BOUND_CTREE = 2  # Theorem 1-3 bound of the criterion, schedule of      000 eq. (7)
 BOUND_CTREE_PRACTICAL = 3  # c sqrt(ln(m^2 h^2 t d) / m), h = depth + 1          000 eq. (10)
-BOUNDS = {"hoeffding": BOUND_HOEFFDING, "mcdiarmid": BOUND_MCDIARMID, "ctree": BOUND_CTREE,
-          "ctree_practical": BOUND_CTREE_PRACTICAL}
+BOUNDS = {
+    "hoeffding": BOUND_HOEFFDING,
+    "mcdiarmid": BOUND_MCDIARMID,
+    "ctree": BOUND_CTREE,
+    "ctree_practical": BOUND_CTREE_PRACTICAL,
+}
 
 
 class Config(NamedTuple):
     """Everything a kernel needs besides the tree: policy vector and nominal columns."""
-    params: np.ndarray     # float64 [N_PARAMS]
+
+    params: np.ndarray  # float64 [N_PARAMS]
     nom_index: np.ndarray  # int64 [d]: position among nominal columns, -1 for numeric
-    nom_card: np.ndarray   # int64 [n_nominal]: number of values of each nominal column
-    cuts: np.ndarray       # float64 [d, c]: the CUTS_FIXED candidates of each feature, NaN-padded
-                           # ([d, 0] under CUTS_GAUSSIAN)
+    nom_card: np.ndarray  # int64 [n_nominal]: number of values of each nominal column
+    cuts: np.ndarray  # float64 [d, c]: the CUTS_FIXED candidates of each feature, NaN-padded
+    # ([d, 0] under CUTS_GAUSSIAN)

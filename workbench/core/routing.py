@@ -9,6 +9,7 @@ nominal code the split never saw (out of range, not an integer, or a branch stil
 that majority branch too; while learning, an in-range code goes to its own branch, which then
 starts to learn, as a new branch would in MOA.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,12 +34,24 @@ def walk(T, X, i, learning, path):
     (``explain_one``); an empty ``path`` records nothing.  The stream kernel calls :func:`route`
     directly.
     """
-    return route(T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts,
-                 T.meta[M_ROOT], X, i, learning, path)
+    return route(
+        T.kind,
+        T.feature,
+        T.threshold,
+        T.children,
+        T.n_children,
+        T.class_counts,
+        T.meta[M_ROOT],
+        X,
+        i,
+        learning,
+        path,
+    )
 
 
-def _route(kind, feature, threshold, children, n_children, class_counts, node, X, i, learning,
-           path):
+def _route(
+    kind, feature, threshold, children, n_children, class_counts, node, X, i, learning, path
+):
     """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
     calls this, since a call that takes ``T`` makes numba count references to all its arrays.
     The kernels pass ``path=None``: numba then compiles a variant without the recording, which

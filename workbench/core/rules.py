@@ -21,6 +21,7 @@ Each rule returns ``(quantity, threshold)``; :func:`decide` turns them into an o
 :data:`RULE_LABELS`, so no rule is restated in Python.  A new rule (the credible intervals of
 001) adds a code, a branch in :func:`rule_quantity` and a row in :data:`RULE_LABELS`.
 """
+
 from __future__ import annotations
 
 from numba import njit
@@ -55,9 +56,9 @@ def rule_quantity(rule, g_best, g_second, g_presplit_null, g_current, eps, facto
 
 
 # decisions of decide()
-KEEP = 0        # the quantity does not exceed the threshold and eps >= tau
-BY_MARGIN = 1   # quantity > threshold
-BY_TIE = 2      # eps < tau: the candidates are too close to matter
+KEEP = 0  # the quantity does not exceed the threshold and eps >= tau
+BY_MARGIN = 1  # quantity > threshold
+BY_TIE = 2  # eps < tau: the candidates are too close to matter
 
 
 @njit(cache=True)
@@ -71,4 +72,3 @@ def decide(quantity, threshold, eps, tau):
 
 def rule_name(code: int) -> str:
     return RULE_LABELS[code][0]
-

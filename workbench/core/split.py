@@ -15,25 +15,66 @@ Edits: :func:`apply_split` turns a leaf into an inner node with fresh leaves (ea
 the class distribution the split estimates for it), :func:`deactivate` stops a leaf from
 splitting, :func:`release_subtree` returns a subtree's rows to the free lists.
 """
+
 from __future__ import annotations
 
 
 import numpy as np
 from numba import njit
 
-from ..bounds import (BOUND_ENTROPY, BOUND_GINI, BOUND_KEARNS_MANSOUR, ctree_epsilon_nb,
-                      ctree_practical_nb, hoeffding_nb, mcdiarmid_entropy_nb)
+from ..bounds import (
+    BOUND_ENTROPY,
+    BOUND_GINI,
+    BOUND_KEARNS_MANSOUR,
+    ctree_epsilon_nb,
+    ctree_practical_nb,
+    hoeffding_nb,
+    mcdiarmid_entropy_nb,
+)
 from .criteria import impurity_row, merit_range, split_merit
 from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
-from .params import (BOUND_CTREE, BOUND_CTREE_PRACTICAL, BOUND_MCDIARMID, CRIT_ENTROPY_HALF,
-                     CRIT_KM, CUTS_FIXED, P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_CUTS,
-                     P_DELTA, P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES, P_MIN_BRANCH_FRAC,
-                     P_N_SPLIT_POINTS, P_REEVAL_RULE, P_SPLIT_RULE, P_TAU, P_UPDATE,
-                     UPDATE_PATH)
+from .params import (
+    BOUND_CTREE,
+    BOUND_CTREE_PRACTICAL,
+    BOUND_MCDIARMID,
+    CRIT_ENTROPY_HALF,
+    CRIT_KM,
+    CUTS_FIXED,
+    P_BINARY_NOMINAL,
+    P_BOUND,
+    P_C,
+    P_CRITERION,
+    P_CUTS,
+    P_DELTA,
+    P_MARGIN_FACTOR,
+    P_MAX_DEPTH,
+    P_MAX_NODES,
+    P_MIN_BRANCH_FRAC,
+    P_N_SPLIT_POINTS,
+    P_REEVAL_RULE,
+    P_SPLIT_RULE,
+    P_TAU,
+    P_UPDATE,
+    UPDATE_PATH,
+)
 from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity
-from .state import (FREE, LEAF, M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_GUARD_HITS,
-                    M_N_ACTIVE, M_N_LEAVES, M_N_NODES, M_N_SLOTS, M_N_SPLITS, M_T, NOMINAL_BINARY,
-                    NOMINAL_MULTI, NUMERIC)
+from .state import (
+    FREE,
+    LEAF,
+    M_DEPTH,
+    M_FREE_NODES,
+    M_FREE_SLOTS,
+    M_GUARD_HITS,
+    M_N_ACTIVE,
+    M_N_LEAVES,
+    M_N_NODES,
+    M_N_SLOTS,
+    M_N_SPLITS,
+    M_T,
+    NOMINAL_BINARY,
+    NOMINAL_MULTI,
+    NUMERIC,
+)
 
 # outcome codes of split_decision
 NO_SPLIT_PURE = 0
@@ -44,9 +85,9 @@ SPLIT_TIE = 4
 NO_SPLIT_DEPTH = 5
 
 # outcome codes of reevaluate (inner nodes, RULE_BEST_VS_CURRENT)
-REEVAL_KEEP = 0       # the current split stays
-REEVAL_KILL = 1       # the null split won: the subtree is removed, the node is a leaf again
-REEVAL_REPLACE = 2    # another attribute won: the node splits on it, with new leaves
+REEVAL_KEEP = 0  # the current split stays
+REEVAL_KILL = 1  # the null split won: the subtree is removed, the node is a leaf again
+REEVAL_REPLACE = 2  # another attribute won: the node splits on it, with new leaves
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -61,7 +102,7 @@ def split_epsilon(T, C, node, n):
     if bound == BOUND_MCDIARMID:
         return mcdiarmid_entropy_nb(n, delta, n_classes)
     if bound == BOUND_CTREE:
-        if delta <= 0.0:          # Remark 1 of 000: delta = 1/t
+        if delta <= 0.0:  # Remark 1 of 000: delta = 1/t
             delta = 1.0 / t
         kind = BOUND_GINI
         if crit == CRIT_ENTROPY_HALF:
@@ -140,12 +181,13 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     frac = C.params[P_MIN_BRANCH_FRAC]
     for i in range(n_points):
         cut = C.cuts[j, i] if fixed else lo + step * (i + 1.0)
-        if not (lo < cut < hi):      # (NaN padding fails this too)
+        if not (lo < cut < hi):  # (NaN padding fails this too)
             continue
-        for k in range(g_w.shape[2]):      # observers.gaussian_binary_dists, written out
+        for k in range(g_w.shape[2]):  # observers.gaussian_binary_dists, written out
             w = max(g_w[s, j, k], 0.0)
-            left = gaussian_left_weight(w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k],
-                                        g_max[s, j, k], cut)
+            left = gaussian_left_weight(
+                w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k], g_max[s, j, k], cut
+            )
             post[0, k] = left
             post[1, k] = w - left
         g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
@@ -181,8 +223,9 @@ def feature_candidates(T, C, node, merits, cuts, post):
         if m >= 0:
             card = C.nom_card[m]
             if binary:
-                merits[j], cuts[j] = nominal_best_value(T, C, node, m, card, post, pre_total,
-                                                        pre_imp)
+                merits[j], cuts[j] = nominal_best_value(
+                    T, C, node, m, card, post, pre_total, pre_imp
+                )
             else:
                 nominal_post(T, s, m, card, post)
                 merits[j] = split_merit(pre_total, pre_imp, post, card, crit, frac)
@@ -219,9 +262,14 @@ def presplit_null_merit(T, C, node, post):
     K = T.class_counts.shape[1]
     for k in range(K):
         post[0, k] = T.class_counts[node, k]
-    return split_merit(leaf_weight(T, node), impurity_row(T.class_counts, node,
-                                                          int(C.params[P_CRITERION])),
-                       post, 1, int(C.params[P_CRITERION]), C.params[P_MIN_BRANCH_FRAC])
+    return split_merit(
+        leaf_weight(T, node),
+        impurity_row(T.class_counts, node, int(C.params[P_CRITERION])),
+        post,
+        1,
+        int(C.params[P_CRITERION]),
+        C.params[P_MIN_BRANCH_FRAC],
+    )
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -247,8 +295,15 @@ def split_decision(T, C, node, merits, cuts, post):
     null = -np.inf
     if b2 < 0 or second == -np.inf:
         null = presplit_null_merit(T, C, node, post)
-    quantity, threshold = rule_quantity(int(C.params[P_SPLIT_RULE]), merits[b1], second, null,
-                                        np.nan, eps, C.params[P_MARGIN_FACTOR])
+    quantity, threshold = rule_quantity(
+        int(C.params[P_SPLIT_RULE]),
+        merits[b1],
+        second,
+        null,
+        np.nan,
+        eps,
+        C.params[P_MARGIN_FACTOR],
+    )
     if T.depth[node] >= C.params[P_MAX_DEPTH]:
         return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
     verdict = decide(quantity, threshold, eps, C.params[P_TAU])
@@ -267,8 +322,14 @@ def current_merit(T, C, node, post):
         return -np.inf
     n_branches = branch_dists(T, C, s, T.feature[node], T.threshold[node], post)
     crit = int(C.params[P_CRITERION])
-    return split_merit(leaf_weight(T, node), impurity_row(T.class_counts, node, crit), post,
-                       n_branches, crit, C.params[P_MIN_BRANCH_FRAC])
+    return split_merit(
+        leaf_weight(T, node),
+        impurity_row(T.class_counts, node, crit),
+        post,
+        n_branches,
+        crit,
+        C.params[P_MIN_BRANCH_FRAC],
+    )
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -295,8 +356,9 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
     if b1 >= 0 and merits[b1] > NULL_GAIN:
         best = b1
         g_best = merits[b1]
-    quantity, threshold = rule_quantity(int(C.params[P_REEVAL_RULE]), g_best, -np.inf, -np.inf,
-                                        g_cur, eps, 1.0)
+    quantity, threshold = rule_quantity(
+        int(C.params[P_REEVAL_RULE]), g_best, -np.inf, -np.inf, g_cur, eps, 1.0
+    )
     verdict = decide(quantity, threshold, eps, C.params[P_TAU])
     if verdict == BY_MARGIN or verdict == BY_TIE:
         if best < 0:
@@ -492,7 +554,7 @@ def apply_split(T, C, node, j, cut, post):
 @njit(cache=True, no_cpython_wrapper=True)
 def free_below(T, node):
     """Return every row below ``node`` (not ``node`` itself) to the free lists."""
-    stack = np.empty(T.kind.shape[0], np.int64)   # every row at most once
+    stack = np.empty(T.kind.shape[0], np.int64)  # every row at most once
     top = 1
     stack[0] = node
     while top > 0:

@@ -40,6 +40,7 @@ Bookkeeping
 Inner nodes keep their slot under the path-update policy (HATT re-evaluates them), and edited
 subtrees (replacement, pruning, a drift reset) return their rows to the free lists.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -54,16 +55,16 @@ NOMINAL_BINARY = 3
 FREE = -1
 
 # meta counters
-M_N_NODES = 0      # rows ever used (high-water mark)
-M_N_SLOTS = 1      # stats slots ever used (high-water mark)
-M_FREE_NODES = 2   # size of the free-node stack
-M_FREE_SLOTS = 3   # size of the free-slot stack
+M_N_NODES = 0  # rows ever used (high-water mark)
+M_N_SLOTS = 1  # stats slots ever used (high-water mark)
+M_FREE_NODES = 2  # size of the free-node stack
+M_FREE_SLOTS = 3  # size of the free-slot stack
 M_ROOT = 4
 M_N_LEAVES = 5
 M_N_ACTIVE = 6
-M_T = 7            # instances learned so far
+M_T = 7  # instances learned so far
 M_N_SPLITS = 8
-M_DEPTH = 9        # depth of the deepest leaf ever made
+M_DEPTH = 9  # depth of the deepest leaf ever made
 M_GUARD_HITS = 10  # splits refused by the memory guard
 N_META = 16
 
@@ -97,22 +98,64 @@ class TreeState(NamedTuple):
     meta: np.ndarray
 
 
-NODE_FIELDS = ("kind", "feature", "threshold", "children", "n_children", "parent", "depth",
-               "class_counts", "stats_slot", "active", "last_eval", "mc_correct", "nb_correct",
-               "t_created", "t_split")
+NODE_FIELDS = (
+    "kind",
+    "feature",
+    "threshold",
+    "children",
+    "n_children",
+    "parent",
+    "depth",
+    "class_counts",
+    "stats_slot",
+    "active",
+    "last_eval",
+    "mc_correct",
+    "nb_correct",
+    "t_created",
+    "t_split",
+)
 SLOT_FIELDS = ("g_w", "g_mean", "g_m2", "g_min", "g_max", "nom", "nom_w")
 
 # fill values of a fresh row
-_NODE_FILL = {"kind": FREE, "feature": -1, "threshold": np.nan, "children": -1, "n_children": 0,
-              "parent": -1, "depth": 0, "class_counts": 0.0, "stats_slot": -1, "active": 0,
-              "last_eval": 0.0, "mc_correct": 0.0, "nb_correct": 0.0, "t_created": -1,
-              "t_split": -1}
-_SLOT_FILL = {"g_w": 0.0, "g_mean": 0.0, "g_m2": 0.0, "g_min": np.inf, "g_max": -np.inf,
-              "nom": 0.0, "nom_w": 0.0}
+_NODE_FILL = {
+    "kind": FREE,
+    "feature": -1,
+    "threshold": np.nan,
+    "children": -1,
+    "n_children": 0,
+    "parent": -1,
+    "depth": 0,
+    "class_counts": 0.0,
+    "stats_slot": -1,
+    "active": 0,
+    "last_eval": 0.0,
+    "mc_correct": 0.0,
+    "nb_correct": 0.0,
+    "t_created": -1,
+    "t_split": -1,
+}
+_SLOT_FILL = {
+    "g_w": 0.0,
+    "g_mean": 0.0,
+    "g_m2": 0.0,
+    "g_min": np.inf,
+    "g_max": -np.inf,
+    "nom": 0.0,
+    "nom_w": 0.0,
+}
 
 
-def allocate(n_features: int, n_classes: int, n_nominal: int, max_values: int, branch: int,
-             node_capacity: int = 64, slot_capacity: int = 16, n_trees: int = 1) -> TreeState:
+def allocate(
+    n_features: int,
+    n_classes: int,
+    n_nominal: int,
+    max_values: int,
+    branch: int,
+    node_capacity: int = 64,
+    slot_capacity: int = 16,
+    n_trees: int = 1,
+) -> TreeState:
     """Empty arrays for a tree (or a forest of ``n_trees``); the roots are made by
     :func:`workbench.core.engine.init_root`."""
     d, k = n_features, n_classes
@@ -152,7 +195,7 @@ def allocate(n_features: int, n_classes: int, n_nominal: int, max_values: int, b
 def _grow(arr: np.ndarray, new_len: int, fill) -> np.ndarray:
     out = np.empty((new_len,) + arr.shape[1:], arr.dtype)
     out[: arr.shape[0]] = arr
-    out[arr.shape[0]:] = fill
+    out[arr.shape[0] :] = fill
     return out
 
 
@@ -172,10 +215,12 @@ def _grow_group(fields: dict, names, fills: dict, free_name: str, used: int, nee
 def grow(state: TreeState, min_free_nodes: int, min_free_slots: int) -> TreeState:
     """Double node and slot capacity until the requested number of free rows exists."""
     fields = state._asdict()
-    _grow_group(fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]),
-                min_free_nodes)
-    _grow_group(fields, SLOT_FIELDS, _SLOT_FILL, "free_slots", int(state.meta[M_N_SLOTS]),
-                min_free_slots)
+    _grow_group(
+        fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]), min_free_nodes
+    )
+    _grow_group(
+        fields, SLOT_FIELDS, _SLOT_FILL, "free_slots", int(state.meta[M_N_SLOTS]), min_free_slots
+    )
     return TreeState(**fields)
 
 

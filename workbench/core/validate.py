@@ -5,6 +5,7 @@ Everything that could crash a kernel or silently corrupt a model is caught here 
 labels that are not integers in ``range(n_classes)``, nominal codes outside their declared range
 (when learning), and empty input.  NaN is a missing value and passes.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -15,19 +16,24 @@ import numpy as np
 def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False) -> np.ndarray:
     """X as a C-contiguous float64 [n, n_features] array (a single row becomes [1, d])."""
     if isinstance(X, np.ndarray) and X.dtype.kind in "SUV":
-        raise ValueError(f"{name} must be numeric; got an array of dtype {X.dtype} (encode "
-                         "nominal values as integer codes, e.g. with workbench.streams, or pass "
-                         "a DataFrame with categorical columns)")
+        raise ValueError(
+            f"{name} must be numeric; got an array of dtype {X.dtype} (encode "
+            "nominal values as integer codes, e.g. with workbench.streams, or pass "
+            "a DataFrame with categorical columns)"
+        )
     if is_sparse(X):
-        raise TypeError(f"{name} is a sparse matrix, and sparse input is not supported: the "
-                        "trees read dense rows (convert it with X.toarray())")
+        raise TypeError(
+            f"{name} is a sparse matrix, and sparse input is not supported: the "
+            "trees read dense rows (convert it with X.toarray())"
+        )
     try:
         raw = np.asarray(X)
     except (TypeError, ValueError):
         raw = None
     if raw is not None and raw.dtype.kind == "c":
-        raise ValueError(f"Complex data not supported: {name} holds complex numbers; the "
-                         "features must be real")
+        raise ValueError(
+            f"Complex data not supported: {name} holds complex numbers; the features must be real"
+        )
     try:
         arr = np.asarray(X if raw is None else raw, dtype=np.float64)
     except TypeError as exc:
@@ -39,27 +45,34 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D [n_samples, n_features]; got {arr.ndim}-D")
     if arr.shape[1] != n_features:
-        raise ValueError(f"{name} has {arr.shape[1]} features, but the model is expecting "
-                         f"{n_features} features as input")
+        raise ValueError(
+            f"{name} has {arr.shape[1]} features, but the model is expecting "
+            f"{n_features} features as input"
+        )
     if arr.shape[0] == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: a stream of length zero cannot be learned from")
     if np.isinf(arr).any():
         rows, cols = np.nonzero(np.isinf(arr))
-        raise ValueError(f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
-                         "use NaN for a missing value")
+        raise ValueError(
+            f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
+            "use NaN for a missing value"
+        )
     return np.ascontiguousarray(arr)
 
 
 def one_d_message(name: str, arr) -> str:
     """What to say when a 1-D array is given where rows of features are expected."""
-    return (f"{name} must be 2-D [n_samples, n_features]; got a 1-D array of {len(arr)} values. "
-            f"Reshape your data: {name}.reshape(-1, 1) if it holds one feature, "
-            f"{name}.reshape(1, -1) if it is one instance (or use learn_one / predict_one)")
+    return (
+        f"{name} must be 2-D [n_samples, n_features]; got a 1-D array of {len(arr)} values. "
+        f"Reshape your data: {name}.reshape(-1, 1) if it holds one feature, "
+        f"{name}.reshape(1, -1) if it is one instance (or use learn_one / predict_one)"
+    )
 
 
 def is_sparse(X) -> bool:
     """A SciPy sparse matrix or array (without importing SciPy when it is not loaded)."""
     import sys
+
     sparse = sys.modules.get("scipy.sparse")
     return sparse is not None and sparse.issparse(X)
 
@@ -67,10 +80,16 @@ def is_sparse(X) -> bool:
 def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
     """y as int64 [n] with every label in range(n_classes)."""
     if isinstance(y, np.ndarray) and y.dtype.kind in "SUV":
-        raise ValueError(f"{name} must hold integer class labels; got an array of dtype "
-                         f"{y.dtype} (encode classes as 0..n_classes-1)")
-    if isinstance(y, np.ndarray) and y.dtype.kind in "iu" and y.ndim == 1 and \
-            y.shape[0] == n_rows > 0:
+        raise ValueError(
+            f"{name} must hold integer class labels; got an array of dtype "
+            f"{y.dtype} (encode classes as 0..n_classes-1)"
+        )
+    if (
+        isinstance(y, np.ndarray)
+        and y.dtype.kind in "iu"
+        and y.ndim == 1
+        and y.shape[0] == n_rows > 0
+    ):
         # integer labels (the usual case): only the range needs checking
         lo, hi = int(y.min()), int(y.max())
         if 0 <= lo and hi < n_classes:
@@ -92,8 +111,9 @@ def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
     bad = (as_int < 0) | (as_int >= n_classes)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"label {as_int[i]} at {name}[{i}] is outside range(n_classes) = "
-                         f"range({n_classes})")
+        raise ValueError(
+            f"label {as_int[i]} at {name}[{i}] is outside range(n_classes) = range({n_classes})"
+        )
     return as_int
 
 
@@ -104,14 +124,18 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
         v = v[~np.isnan(v)]
         fractional = v != np.floor(v)
         if fractional.any():
-            raise ValueError(f"nominal column {col} of {name} holds {float(v[fractional][0])}, "
-                             "which is not an integer code (nominal values are codes 0, 1, 2, "
-                             "...)")
+            raise ValueError(
+                f"nominal column {col} of {name} holds {float(v[fractional][0])}, "
+                "which is not an integer code (nominal values are codes 0, 1, 2, "
+                "...)"
+            )
         bad = (v < 0) | (v >= card)
         if bad.any():
-            raise ValueError(f"nominal column {col} of {name} holds {int(v[bad][0])}, outside "
-                             f"its declared codes 0..{card - 1} (declare more values in "
-                             "nominal_features, e.g. {col: n_values})")
+            raise ValueError(
+                f"nominal column {col} of {name} holds {int(v[bad][0])}, outside "
+                f"its declared codes 0..{card - 1} (declare more values in "
+                "nominal_features, e.g. {col: n_values})"
+            )
 
 
 def normalise_nominal(nominal_features, n_features: int, default_values: int) -> dict[int, int]:
@@ -128,16 +152,20 @@ def normalise_nominal(nominal_features, n_features: int, default_values: int) ->
         try:
             items = [(c, default_values) for c in nominal_features]
         except TypeError:
-            raise ValueError("nominal_features must be a sequence of column indices or a "
-                             "mapping {column: number of values}") from None
+            raise ValueError(
+                "nominal_features must be a sequence of column indices or a "
+                "mapping {column: number of values}"
+            ) from None
     out: dict[int, int] = {}
     for col, card in items:
         if not isinstance(col, numbers.Integral) or not 0 <= int(col) < n_features:
-            raise ValueError(f"nominal_features names column {col!r}, not a column index in "
-                             f"0..{n_features - 1}")
+            raise ValueError(
+                f"nominal_features names column {col!r}, not a column index in 0..{n_features - 1}"
+            )
         if not isinstance(card, numbers.Integral) or int(card) < 1:
-            raise ValueError(f"nominal column {col} must declare a positive whole number of "
-                             f"values; got {card!r}")
+            raise ValueError(
+                f"nominal column {col} must declare a positive whole number of values; got {card!r}"
+            )
         out[int(col)] = int(card)
     return dict(sorted(out.items()))
 

@@ -16,6 +16,7 @@ correct predictions (s_min = 0) signals drift at its first error (see docs/bound
 ``[i, errors, p_min, s_min]`` so that numba kernels (the tree engine's active-learning loop,
 the Monte Carlo of false alarms) run the one implementation.
 """
+
 from __future__ import annotations
 
 import math
@@ -69,8 +70,11 @@ class DDM:
     """
 
     def __init__(self, min_instances: int = 30, strict: bool = True):
-        if isinstance(min_instances, bool) or not isinstance(min_instances, int) \
-                or min_instances < 1:
+        if (
+            isinstance(min_instances, bool)
+            or not isinstance(min_instances, int)
+            or min_instances < 1
+        ):
             raise ValueError(f"min_instances must be a positive integer; got {min_instances!r}")
         self.min_instances = min_instances
         self.strict = bool(strict)
@@ -92,8 +96,9 @@ class DDM:
     def update(self, error) -> int:
         """Feed one error (truthy = a mistake); returns NONE, WARNING or DRIFT (and resets
         itself after a drift)."""
-        warning, drift = ddm_step(self.state, 1.0 if error else 0.0, self.min_instances,
-                                  self.strict)
+        warning, drift = ddm_step(
+            self.state, 1.0 if error else 0.0, self.min_instances, self.strict
+        )
         if drift:
             ddm_reset(self.state)
             return DRIFT

@@ -1,6 +1,17 @@
 """Evaluation protocols and metrics."""
-from .metrics import confusion_matrix, f_measure, kappa, precision, recall
-from .prequential import (HoldoutResult, PrequentialResult, holdout, minibatch, prequential)
 
-__all__ = ["prequential", "minibatch", "holdout", "PrequentialResult", "HoldoutResult",
-           "confusion_matrix", "precision", "recall", "f_measure", "kappa"]
+from .metrics import confusion_matrix, f_measure, kappa, precision, recall
+from .prequential import HoldoutResult, PrequentialResult, holdout, minibatch, prequential
+
+__all__ = [
+    "prequential",
+    "minibatch",
+    "holdout",
+    "PrequentialResult",
+    "HoldoutResult",
+    "confusion_matrix",
+    "precision",
+    "recall",
+    "f_measure",
+    "kappa",
+]

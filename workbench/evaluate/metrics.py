@@ -1,4 +1,5 @@
 """Classification metrics from predictions: confusion matrix, accuracy, precision, recall, F."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,16 +9,19 @@ def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
     """[true class, predicted class] counts."""
     y_true = np.asarray(y_true, np.int64)
     y_pred = np.asarray(y_pred, np.int64)
-    return np.bincount(y_true * n_classes + y_pred,
-                       minlength=n_classes * n_classes).reshape(n_classes, n_classes)
+    return np.bincount(y_true * n_classes + y_pred, minlength=n_classes * n_classes).reshape(
+        n_classes, n_classes
+    )
 
 
 def _check_class(cm: np.ndarray, c) -> int:
     """c as a class index of the confusion matrix, or a ValueError that names the range."""
     k = cm.shape[0]
     if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < k:
-        raise ValueError(f"class {c!r} is not a class index of this result: the classes are "
-                         f"0..{k - 1} (indices into the model's classes_)")
+        raise ValueError(
+            f"class {c!r} is not a class index of this result: the classes are "
+            f"0..{k - 1} (indices into the model's classes_)"
+        )
     return int(c)
 
 

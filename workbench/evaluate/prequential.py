@@ -4,6 +4,7 @@ Prequential evaluation (Dawid 1984; the FULL setting of paper 000, Algorithm 3):
 is first predicted, then learned.  The loop runs inside numba (the learner's test-then-train
 kernel); Python only turns the predictions into metrics and curves afterwards.
 """
+
 from __future__ import annotations
 
 import time
@@ -25,6 +26,7 @@ class PrequentialResult:
     n_leaves    leaves of the tree at ``t``
     seconds     wall time of the learning loop (compilation excluded once warmed up)
     """
+
     accuracy: float
     t: np.ndarray
     curve: np.ndarray
@@ -86,9 +88,19 @@ def _curves(correct: np.ndarray, every: int, window: int):
     return t, curve, window_curve
 
 
-def prequential(model, X, y, *, strategy=None, budget: float | None = None,
-                drift_detection: bool = False, n_points: int = 500, window: int = 1000,
-                keep_predictions: bool = True, _counters=None) -> PrequentialResult:
+def prequential(
+    model,
+    X,
+    y,
+    *,
+    strategy=None,
+    budget: float | None = None,
+    drift_detection: bool = False,
+    n_points: int = 500,
+    window: int = 1000,
+    keep_predictions: bool = True,
+    _counters=None,
+) -> PrequentialResult:
     """Test-then-train ``model`` on the stream (X, y); the model keeps what it learned.
 
     Paper 000, Algorithm 3.  Without a ``strategy`` this is the FULL setting: every instance is
@@ -112,12 +124,13 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
     if n_points < 1 or window < 1:
         raise ValueError("n_points and window must be positive")
     if strategy is not None and not isinstance(strategy, Strategy):
-        raise ValueError(f"strategy must be a workbench.active strategy (e.g. "
-                         f"active.ConfTree()); got {strategy!r}")
+        raise ValueError(
+            f"strategy must be a workbench.active strategy (e.g. "
+            f"active.ConfTree()); got {strategy!r}"
+        )
     if budget is None:
         budget = 1.0 if strategy is None or strategy.budget is None else strategy.budget
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) \
-            or not 0.0 < budget <= 1.0:
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.0 < budget <= 1.0:
         raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
     every = max(1, n // n_points)
     pred = np.empty(n, np.int64)
@@ -128,17 +141,28 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
     before = counters.copy()
     if strategy is not None or drift_detection:
         control = np.zeros(N_ACTIVE)
-        control[:] = (-1.0 if strategy is None else strategy.code, budget,
-                      0.0 if not drift_detection else
-                      (2.0 if strategy is not None and strategy.name.startswith("Split")
-                       else 1.0), 30.0, 1.0)
+        control[:] = (
+            -1.0 if strategy is None else strategy.code,
+            budget,
+            0.0
+            if not drift_detection
+            else (2.0 if strategy is not None and strategy.name.startswith("Split") else 1.0),
+            30.0,
+            1.0,
+        )
         strat = strategy if strategy is not None else None
         queried = np.zeros(n, np.int8)
         ddm = np.zeros(4)
         ddm[2:] = np.inf
-        active = (control, strat.params if strat else np.zeros(4),
-                  strat.state if strat else np.ones(1),
-                  strat.rng if strat else np.zeros(4, np.uint64), ddm, counters, queried)
+        active = (
+            control,
+            strat.params if strat else np.zeros(4),
+            strat.state if strat else np.ones(1),
+            strat.rng if strat else np.zeros(4, np.uint64),
+            ddm,
+            counters,
+            queried,
+        )
     start = time.perf_counter()
     model._prequential(X, y, pred, leaves, every, *active)
     seconds = time.perf_counter() - start
@@ -150,13 +174,22 @@ def prequential(model, X, y, *, strategy=None, budget: float | None = None,
         rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
         if strategy is None:
             queried = None
-    return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=curve,
-                             window_curve=window_curve, n_leaves=leaves, seconds=seconds, n=n,
-                             confusion=confusion_matrix(y, pred, model.n_classes_),
-                             labels_used=labels, predictions=pred if keep_predictions else None,
-                             queried=queried, query_rate_curve=rate_curve,
-                             n_drifts=int(counters[C_DRIFTS] - before[C_DRIFTS]),
-                             n_warnings=int(counters[C_WARNINGS] - before[C_WARNINGS]))
+    return PrequentialResult(
+        accuracy=float(np.count_nonzero(correct) / n),
+        t=t,
+        curve=curve,
+        window_curve=window_curve,
+        n_leaves=leaves,
+        seconds=seconds,
+        n=n,
+        confusion=confusion_matrix(y, pred, model.n_classes_),
+        labels_used=labels,
+        predictions=pred if keep_predictions else None,
+        queried=queried,
+        query_rate_curve=rate_curve,
+        n_drifts=int(counters[C_DRIFTS] - before[C_DRIFTS]),
+        n_warnings=int(counters[C_WARNINGS] - before[C_WARNINGS]),
+    )
 
 
 def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> PrequentialResult:
@@ -180,16 +213,24 @@ def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> Pre
     cum = _cumulative_right(correct)
     t = np.minimum(np.arange(1, n_batches + 1) * batch_size, n)
     lo = np.maximum(t - window, 0)
-    return PrequentialResult(accuracy=float(np.count_nonzero(correct) / n), t=t, curve=cum[t] / t,
-                             window_curve=(cum[t] - cum[lo]) / (t - lo), n_leaves=leaves,
-                             seconds=seconds, n=n,
-                             confusion=confusion_matrix(y, pred, model.n_classes_),
-                             labels_used=n, predictions=pred)
+    return PrequentialResult(
+        accuracy=float(np.count_nonzero(correct) / n),
+        t=t,
+        curve=cum[t] / t,
+        window_curve=(cum[t] - cum[lo]) / (t - lo),
+        n_leaves=leaves,
+        seconds=seconds,
+        n=n,
+        confusion=confusion_matrix(y, pred, model.n_classes_),
+        labels_used=n,
+        predictions=pred,
+    )
 
 
 @dataclass
 class HoldoutResult:
     """Accuracy on a fixed test set after every ``every`` training instances."""
+
     t: np.ndarray
     accuracy: np.ndarray
     n_leaves: np.ndarray
@@ -220,6 +261,10 @@ def holdout(model, X_train, y_train, X_test, y_test, *, every: int = 1000) -> Ho
         accs.append(float((pred == y_test).mean()))
         leaves.append(model.n_leaves)
     seconds = time.perf_counter() - start
-    return HoldoutResult(t=np.array(ts), accuracy=np.array(accs), n_leaves=np.array(leaves),
-                         seconds=seconds,
-                         confusion=confusion_matrix(y_test, pred, model.n_classes_))
+    return HoldoutResult(
+        t=np.array(ts),
+        accuracy=np.array(accs),
+        n_leaves=np.array(leaves),
+        seconds=seconds,
+        confusion=confusion_matrix(y_test, pred, model.n_classes_),
+    )

@@ -15,6 +15,7 @@ reproduction.
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
 """
+
 from __future__ import annotations
 
 from .. import lazy_submodules

@@ -1,4 +1,5 @@
 """Tree learners: policies over the one engine in :mod:`workbench.core`."""
+
 from .base import BaseTree, Explanation
 from .ctree import CorrHTree, CTree
 from .hoeffding import HoeffdingTree

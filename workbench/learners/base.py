@@ -6,6 +6,7 @@ never loops over instances in Python: ``partial_fit``, ``predict`` and the prequ
 hand whole arrays to a numba kernel.  ``learn_one``/``predict_one``/``explain_one`` are the
 one-instance protocol the stepper uses.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -23,17 +24,49 @@ from sklearn.utils.multiclass import check_classification_targets
 
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import (BOUNDS, CRITERIA, CUT_POLICIES, LEAF_PREDICTORS, N_PARAMS,
-                           P_BINARY_NOMINAL, P_BOUND, P_C, P_CRITERION, P_CUTS, P_DELTA, P_GRACE,
-                           P_LEAF_PRED, P_MARGIN_FACTOR, P_MAX_DEPTH, P_MAX_NODES,
-                           P_MIN_BRANCH_FRAC, P_N_SPLIT_POINTS, P_NB_THRESHOLD, P_REEVAL,
-                           P_REEVAL_RULE, P_SPLIT_RULE, P_TAU, P_UPDATE, RULES, UPDATES, Config)
+from ..core.params import (
+    BOUNDS,
+    CRITERIA,
+    CUT_POLICIES,
+    LEAF_PREDICTORS,
+    N_PARAMS,
+    P_BINARY_NOMINAL,
+    P_BOUND,
+    P_C,
+    P_CRITERION,
+    P_CUTS,
+    P_DELTA,
+    P_GRACE,
+    P_LEAF_PRED,
+    P_MARGIN_FACTOR,
+    P_MAX_DEPTH,
+    P_MAX_NODES,
+    P_MIN_BRANCH_FRAC,
+    P_N_SPLIT_POINTS,
+    P_NB_THRESHOLD,
+    P_REEVAL,
+    P_REEVAL_RULE,
+    P_SPLIT_RULE,
+    P_TAU,
+    P_UPDATE,
+    RULES,
+    UPDATES,
+    Config,
+)
 from ..core.rules import RULE_LABELS
 from ..core.criteria import merit_range
 from ..core import split as sp
-from ..core.validate import (as_labels, as_matrix, check_choice, check_nominal_codes,
-                             check_positive_int, check_probability, is_sparse,
-                             normalise_nominal, one_d_message)
+from ..core.validate import (
+    as_labels,
+    as_matrix,
+    check_choice,
+    check_nominal_codes,
+    check_positive_int,
+    check_probability,
+    is_sparse,
+    normalise_nominal,
+    one_d_message,
+)
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -41,16 +74,22 @@ def _require_y(y, name: str) -> None:
     if y is None:
         raise ValueError(f"{name} requires y to be passed, but the target y is None")
 
+
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
 #: where each split bound's epsilon comes from, as explanations and charts name it
-_BOUND_NAMES = {"hoeffding": "Hoeffding", "mcdiarmid": "McDiarmid", "ctree": "000 eq. (7)",
-                "ctree_practical": "000 eq. (10)"}
+_BOUND_NAMES = {
+    "hoeffding": "Hoeffding",
+    "mcdiarmid": "McDiarmid",
+    "ctree": "000 eq. (7)",
+    "ctree_practical": "000 eq. (10)",
+}
 
 
 @dataclass
 class Explanation:
     """Why a tree predicts what it predicts for one instance (see ``explain_one``)."""
+
     path: list = field(default_factory=list)
     leaf: int = -1
     class_counts: np.ndarray | None = None
@@ -82,20 +121,26 @@ class Explanation:
     def __str__(self) -> str:
         lines = []
         for step in self.path:
-            lines.append(f"node {step['node']} (depth {step['depth']}, n={step['n']:g} at split): "
-                         f"{step['test']} -> {step['outcome']}")
+            lines.append(
+                f"node {step['node']} (depth {step['depth']}, n={step['n']:g} at split): "
+                f"{step['test']} -> {step['outcome']}"
+            )
         counts = ", ".join(f"{c:g}" for c in self.class_counts)
         proba = ", ".join(f"{p:.3f}" for p in self.proba)
-        lines.append(f"leaf {self.leaf}: class counts [{counts}], {self.predictor} predicts "
-                     f"class {self.prediction} with probabilities [{proba}]")
+        lines.append(
+            f"leaf {self.leaf}: class counts [{counts}], {self.predictor} predicts "
+            f"class {self.prediction} with probabilities [{proba}]"
+        )
         for tag, cand in (("best", self.best), ("second best", self.second)):
             if cand is not None:
                 lines.append(f"  {tag} split: {cand['test']}, gain {cand['merit']:.5f}")
         if self.best is not None and self.best["merit"] < 0 and self.path:
-            lines.append("  (gains below 0: this leaf's class counts start from the estimate its "
-                         "parent's split made for it, as in MOA, while the split statistics count "
-                         "only the instances it has seen since; the estimate shifts every "
-                         "candidate's gain by the same amount, so the margin is unaffected)")
+            lines.append(
+                "  (gains below 0: this leaf's class counts start from the estimate its "
+                "parent's split made for it, as in MOA, while the split statistics count "
+                "only the instances it has seen since; the estimate shifts every "
+                "candidate's gain by the same amount, so the margin is unaffected)"
+            )
         if math.isfinite(self.epsilon):
             lines.append(f"  epsilon ({self.bound_name}) = {self.epsilon:.5f} at n = {self.n:g}")
         lines.append(f"  {self.reason}")
@@ -145,11 +190,28 @@ class BaseTree(ClassifierMixin, BaseEstimator):
     #: constructor defaults that differ from BaseTree's (see the class docstring)
     _defaults: dict = {}
 
-    def __init__(self, n_features=None, n_classes=None, *, grace_period=200, delta=1e-7,
-                 tau=0.05, criterion="info_gain", leaf_prediction="nba", nominal_features=(),
-                 n_split_points=10, min_branch_fraction=0.01, max_depth=None,
-                 memory_limit_mb=256.0, nb_threshold=0, feature_names=None, class_names=None,
-                 bound="hoeffding", c=1.0, binary_nominal=False):
+    def __init__(
+        self,
+        n_features=None,
+        n_classes=None,
+        *,
+        grace_period=200,
+        delta=1e-7,
+        tau=0.05,
+        criterion="info_gain",
+        leaf_prediction="nba",
+        nominal_features=(),
+        n_split_points=10,
+        min_branch_fraction=0.01,
+        max_depth=None,
+        memory_limit_mb=256.0,
+        nb_threshold=0,
+        feature_names=None,
+        class_names=None,
+        bound="hoeffding",
+        c=1.0,
+        binary_nominal=False,
+    ):
         self.n_features = n_features
         self.n_classes = n_classes
         self.grace_period = grace_period
@@ -174,8 +236,12 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         if "__init__" in cls.__dict__ or not cls.__dict__.get("_defaults"):
             return
         base = inspect.signature(BaseTree.__init__)
-        sig = base.replace(parameters=[p.replace(default=cls._defaults.get(p.name, p.default))
-                                       for p in base.parameters.values()])
+        sig = base.replace(
+            parameters=[
+                p.replace(default=cls._defaults.get(p.name, p.default))
+                for p in base.parameters.values()
+            ]
+        )
         unknown = set(cls._defaults) - set(base.parameters)
         if unknown:
             raise TypeError(f"{cls.__name__}._defaults names unknown parameters {unknown}")
@@ -191,7 +257,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True       # NaN is a missing value
+        tags.input_tags.allow_nan = True  # NaN is a missing value
         tags.non_deterministic = False
         return tags
 
@@ -202,56 +268,74 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         p.n_features = check_positive_int(n_features, "n_features")
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
         g = self.grace_period
-        if isinstance(g, bool) or not isinstance(g, numbers.Real) or not g > 0 \
-                or not math.isfinite(g):
+        if (
+            isinstance(g, bool)
+            or not isinstance(g, numbers.Real)
+            or not g > 0
+            or not math.isfinite(g)
+        ):
             raise ValueError(f"grace_period must be a positive number; got {g!r}")
         p.grace_period = g
         p.bound = check_choice(self.bound, "bound", self._bounds)
         if self.delta is None and p.bound == "ctree":
-            p.delta = None          # 000 Remark 1: delta = 1/t
+            p.delta = None  # 000 Remark 1: delta = 1/t
         elif self.delta is None:
             p.delta = 1e-7
         else:
             p.delta = check_probability(self.delta, "delta")
         c = self.c
-        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not c > 0 \
-                or not math.isfinite(c):
+        if (
+            isinstance(c, bool)
+            or not isinstance(c, numbers.Real)
+            or not c > 0
+            or not math.isfinite(c)
+        ):
             raise ValueError(f"c must be a positive number; got {c!r}")
         p.c = float(c)
         p.binary_nominal = bool(self.binary_nominal)
         tau = self.tau
-        if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or not 0 <= tau \
-                or not math.isfinite(tau):
+        if (
+            isinstance(tau, bool)
+            or not isinstance(tau, numbers.Real)
+            or not 0 <= tau
+            or not math.isfinite(tau)
+        ):
             raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
         p.tau = float(tau)
         p.criterion = check_choice(self.criterion, "criterion", CRITERIA)
         if p.criterion == "kearns_mansour" and p.n_classes != 2:
-            raise ValueError("criterion 'kearns_mansour' is defined for two classes only; "
-                             f"got {p.n_classes} classes")
+            raise ValueError(
+                "criterion 'kearns_mansour' is defined for two classes only; "
+                f"got {p.n_classes} classes"
+            )
         if p.bound == "ctree" and p.criterion not in ("entropy", "gini", "kearns_mansour"):
-            raise ValueError("bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
-                             f"'kearns_mansour' (the criteria of Theorems 1-3); got "
-                             f"{p.criterion!r}")
-        p.leaf_prediction = check_choice(self.leaf_prediction, "leaf_prediction",
-                                         LEAF_PREDICTORS)
+            raise ValueError(
+                "bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
+                f"'kearns_mansour' (the criteria of Theorems 1-3); got "
+                f"{p.criterion!r}"
+            )
+        p.leaf_prediction = check_choice(self.leaf_prediction, "leaf_prediction", LEAF_PREDICTORS)
         p.n_split_points = check_positive_int(self.n_split_points, "n_split_points")
         mbf = self.min_branch_fraction
         if isinstance(mbf, bool) or not isinstance(mbf, numbers.Real) or not 0.0 <= mbf < 0.5:
             raise ValueError(f"min_branch_fraction must be in [0, 0.5); got {mbf!r}")
         p.min_branch_fraction = float(mbf)
-        p.max_depth = None if self.max_depth is None else \
-            check_positive_int(self.max_depth, "max_depth", 0)
+        p.max_depth = (
+            None if self.max_depth is None else check_positive_int(self.max_depth, "max_depth", 0)
+        )
         mem = self.memory_limit_mb
-        if mem is not None and (isinstance(mem, bool) or not isinstance(mem, numbers.Real)
-                                or not mem > 0):
+        if mem is not None and (
+            isinstance(mem, bool) or not isinstance(mem, numbers.Real) or not mem > 0
+        ):
             raise ValueError(f"memory_limit_mb must be a positive number or None; got {mem!r}")
         p.memory_limit_mb = mem
         nbt = self.nb_threshold
         if isinstance(nbt, bool) or not isinstance(nbt, numbers.Real) or nbt < 0:
             raise ValueError(f"nb_threshold must be a number >= 0; got {nbt!r}")
         p.nb_threshold = nbt
-        p.nominal_features = normalise_nominal(self.nominal_features, p.n_features,
-                                               DEFAULT_NOMINAL_VALUES)
+        p.nominal_features = normalise_nominal(
+            self.nominal_features, p.n_features, DEFAULT_NOMINAL_VALUES
+        )
         return p
 
     def clone(self, **changes):
@@ -292,14 +376,16 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             return np.empty((d, 0))
         cuts = self._fixed_cuts
         if cuts is None or len(cuts) != d:
-            raise ValueError(f"the fixed cut-point policy needs one sequence of cut points per "
-                             f"feature ({d}); got {cuts!r}")
+            raise ValueError(
+                f"the fixed cut-point policy needs one sequence of cut points per "
+                f"feature ({d}); got {cuts!r}"
+            )
         rows = [np.asarray(c, np.float64).ravel() for c in cuts]
         if any(not np.all(np.isfinite(r)) for r in rows):
             raise ValueError("fixed cut points must be finite numbers")
         table = np.full((d, max((len(r) for r in rows), default=0)), np.nan)
         for j, r in enumerate(rows):
-            table[j, :len(r)] = np.sort(r)
+            table[j, : len(r)] = np.sort(r)
         return table
 
     # ------------------------------------------------------------------ set-up
@@ -310,16 +396,19 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         if classes.ndim != 1 or len(classes) < 2:
             raise ValueError(f"a classifier needs at least two classes; got {classes.tolist()!r}")
         if self.n_features is not None and self.n_features != n_features:
-            raise ValueError(f"X has {n_features} columns but the model was built for "
-                             f"n_features={self.n_features}")
+            raise ValueError(
+                f"X has {n_features} columns but the model was built for "
+                f"n_features={self.n_features}"
+            )
         if self.n_classes is not None and self.n_classes != len(classes):
             only = "Only binary classification is supported: " if self.n_classes == 2 else ""
-            raise ValueError(f"{only}the labels have {len(classes)} classes but the model was "
-                             f"built for n_classes={self.n_classes} (n_classes=None learns any "
-                             "number of classes)")
+            raise ValueError(
+                f"{only}the labels have {len(classes)} classes but the model was "
+                f"built for n_classes={self.n_classes} (n_classes=None learns any "
+                "number of classes)"
+            )
         categories = dict(categories or {})
-        nominal = dict(normalise_nominal(self.nominal_features, n_features,
-                                         DEFAULT_NOMINAL_VALUES))
+        nominal = dict(normalise_nominal(self.nominal_features, n_features, DEFAULT_NOMINAL_VALUES))
         for col, cats in categories.items():
             nominal[col] = max(nominal.get(col, 0), len(cats), 1)
         saved = self.nominal_features
@@ -328,13 +417,18 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             p = self._validated(n_features, len(classes))
         finally:
             self.nominal_features = saved
-        names = self.feature_names if self.feature_names is not None else \
-            (list(feature_names_in) if feature_names_in is not None else
-             [f"x{j}" for j in range(n_features)])
+        names = (
+            self.feature_names
+            if self.feature_names is not None
+            else (
+                list(feature_names_in)
+                if feature_names_in is not None
+                else [f"x{j}" for j in range(n_features)]
+            )
+        )
         if len(names) != n_features:
             raise ValueError(f"feature_names has {len(names)} names for {n_features} features")
-        cnames = self.class_names if self.class_names is not None else \
-            [str(c) for c in classes]
+        cnames = self.class_names if self.class_names is not None else [str(c) for c in classes]
         if len(cnames) != len(classes):
             raise ValueError(f"class_names has {len(cnames)} names for {len(classes)} classes")
         self._p = p
@@ -349,23 +443,29 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         self.class_names_ = list(cnames)
         self.nominal_features_ = p.nominal_features
         self.categories_ = categories
-        self._codes_are_labels = bool(classes.dtype.kind in "iu" and
-                                      np.array_equal(classes, np.arange(len(classes))))
+        self._codes_are_labels = bool(
+            classes.dtype.kind in "iu" and np.array_equal(classes, np.arange(len(classes)))
+        )
         self._config = self._make_config()
         return self._new_tree()
 
     def _new_tree(self):
         card = max(self.nominal_features_.values(), default=1)
-        self._state = st.allocate(self.n_features_in_, self.n_classes_,
-                                  len(self.nominal_features_), card, max(2, card),
-                                  n_trees=self._n_trees)
+        self._state = st.allocate(
+            self.n_features_in_,
+            self.n_classes_,
+            len(self.nominal_features_),
+            card,
+            max(2, card),
+            n_trees=self._n_trees,
+        )
         engine.init_root(self._state)
         p = self._config.params
         if self._p.memory_limit_mb is None:
             p[P_MAX_NODES] = np.inf
-        else:   # a node and the statistics slot it may hold
+        else:  # a node and the statistics slot it may hold
             per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0 ** 20 // per)
+            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
         return self
 
     def _is_set_up(self) -> bool:
@@ -379,14 +479,18 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             classes = np.arange(check_positive_int(self.n_classes, "n_classes", 2))
         if classes is None:
             if not learning:
-                raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: "
-                                     "call fit or partial_fit first")
-            raise ValueError(f"{type(self).__name__} does not know its classes yet: pass "
-                             "classes=[...] to the first partial_fit (as SGDClassifier "
-                             "needs), call fit, or construct it with n_classes=K for labels "
-                             "0..K-1")
+                raise NotFittedError(
+                    f"This {type(self).__name__} instance is not fitted yet: "
+                    "call fit or partial_fit first"
+                )
+            raise ValueError(
+                f"{type(self).__name__} does not know its classes yet: pass "
+                "classes=[...] to the first partial_fit (as SGDClassifier "
+                "needs), call fit, or construct it with n_classes=K for labels "
+                "0..K-1"
+            )
         if is_sparse(X_raw):
-            as_matrix(X_raw, 0)          # raises the sparse-input error
+            as_matrix(X_raw, 0)  # raises the sparse-input error
         names, categories = frame_columns(X_raw)
         if hasattr(X_raw, "columns"):
             d = X_raw.shape[1]
@@ -401,23 +505,28 @@ class BaseTree(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"X must be 2-D [n_samples, n_features]; got {arr.ndim}-D")
             d = arr.shape[1]
         if d == 0:
-            raise ValueError(f"X has 0 feature(s) (shape=({len(X_raw)}, 0)) while a minimum "
-                             "of 1 is required.")
+            raise ValueError(
+                f"X has 0 feature(s) (shape=({len(X_raw)}, 0)) while a minimum of 1 is required."
+            )
         self._setup(d, classes, feature_names_in=names, categories=categories)
 
     def prepare(self, X, classes=None):
         """Set the model up for the stream X without learning from it: an empty tree that can
         already predict and explain (the stepper's step 0).  Needs the classes as
         ``partial_fit`` does; does nothing if the model has been set up already."""
-        self._ensure_set_up(X, None if classes is None else np.unique(np.asarray(classes)),
-                            learning=True)
+        self._ensure_set_up(
+            X, None if classes is None else np.unique(np.asarray(classes)), learning=True
+        )
         return self
 
     def reset(self):
         """Forget everything learned (parameters, classes and feature names stay)."""
         if self._is_set_up():
-            self._p = self._validated(self.n_features_in_, self.n_classes_) \
-                if not self.categories_ else self._p
+            self._p = (
+                self._validated(self.n_features_in_, self.n_classes_)
+                if not self.categories_
+                else self._p
+            )
             self._config = self._make_config()
             self._new_tree()
         return self
@@ -431,11 +540,13 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             try:
                 X = np.asarray(X)
             except (TypeError, ValueError):
-                pass                     # as_matrix says what is wrong with it
+                pass  # as_matrix says what is wrong with it
         shape = np.shape(X)
         if len(shape) == 2 and shape[1] != self.n_features_in_:
-            raise ValueError(f"{name} has {shape[1]} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
+            raise ValueError(
+                f"{name} has {shape[1]} features, but {type(self).__name__} is "
+                f"expecting {self.n_features_in_} features as input"
+            )
         return as_matrix(X, self.n_features_in_, name=name)
 
     def _writable(self):
@@ -450,8 +561,12 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         """Class labels as codes 0..K-1 (indices into ``classes_``)."""
         y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
-            warnings.warn("A column-vector y was passed when a 1d array was expected; it is "
-                          "read as one label per row", DataConversionWarning, stacklevel=3)
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected; it is "
+                "read as one label per row",
+                DataConversionWarning,
+                stacklevel=3,
+            )
             y = np.asarray(y).ravel()
         if self._codes_are_labels:
             return as_labels(y, self.n_classes_, n_rows)
@@ -459,20 +574,25 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         if arr.ndim == 2 and arr.shape[1] == 1:
             arr = arr.ravel()
         if arr.ndim != 1 or arr.shape[0] != n_rows:
-            raise ValueError(f"y must hold one label per row of X ({n_rows}); got shape "
-                             f"{arr.shape}")
+            raise ValueError(
+                f"y must hold one label per row of X ({n_rows}); got shape {arr.shape}"
+            )
         try:
             codes = np.searchsorted(self.classes_, arr)
         except TypeError as exc:
-            raise ValueError(f"y holds labels that cannot be compared with the classes "
-                             f"{self.classes_.tolist()!r} ({exc})") from None
+            raise ValueError(
+                f"y holds labels that cannot be compared with the classes "
+                f"{self.classes_.tolist()!r} ({exc})"
+            ) from None
         codes = np.clip(codes, 0, self.n_classes_ - 1)
         bad = self.classes_[codes] != arr
         if np.any(bad):
             i = int(np.argmax(bad))
             bad_label = arr[i].item() if hasattr(arr[i], "item") else arr[i]
-            raise ValueError(f"label {bad_label!r} at y[{i}] is not one of the classes "
-                             f"{self.classes_.tolist()!r}")
+            raise ValueError(
+                f"label {bad_label!r} at y[{i}] is not one of the classes "
+                f"{self.classes_.tolist()!r}"
+            )
         return codes.astype(np.int64)
 
     def _check_Xy(self, X, y, classes=None):
@@ -505,8 +625,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         if classes is not None and self._is_set_up():
             known = np.unique(np.asarray(classes))
             if not np.array_equal(known, self.classes_):
-                raise ValueError(f"classes={known.tolist()!r} differs from the classes of the "
-                                 f"first partial_fit, {self.classes_.tolist()!r}")
+                raise ValueError(
+                    f"classes={known.tolist()!r} differs from the classes of the "
+                    f"first partial_fit, {self.classes_.tolist()!r}"
+                )
         elif classes is not None:
             classes = np.unique(np.asarray(classes))
         _require_y(y, type(self).__name__)
@@ -529,9 +651,12 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         integer labels in 0..K-1, all of 0..K-1 (a class may be absent from this y)."""
         _require_y(y, type(self).__name__)
         y_arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
-        if y_arr.dtype.kind == "f" and np.isfinite(y_arr).all() and \
-                np.any(y_arr != np.floor(y_arr)):
-            check_classification_targets(y_arr)   # "Unknown label type: continuous"
+        if (
+            y_arr.dtype.kind == "f"
+            and np.isfinite(y_arr).all()
+            and np.any(y_arr != np.floor(y_arr))
+        ):
+            check_classification_targets(y_arr)  # "Unknown label type: continuous"
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr.ravel()
         if y_arr.ndim != 1:
@@ -541,16 +666,24 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         try:
             classes = np.unique(y_arr)
         except TypeError as exc:
-            raise ValueError(f"y holds labels of mixed types that cannot be sorted ({exc})") \
-                from None
+            raise ValueError(
+                f"y holds labels of mixed types that cannot be sorted ({exc})"
+            ) from None
         k = self.n_classes
-        if k is not None and classes.dtype.kind in "iuf" and len(classes) and \
-                np.all(classes == np.floor(classes)) and classes.min() >= 0 and \
-                classes.max() < check_positive_int(k, "n_classes", 2):
+        if (
+            k is not None
+            and classes.dtype.kind in "iuf"
+            and len(classes)
+            and np.all(classes == np.floor(classes))
+            and classes.min() >= 0
+            and classes.max() < check_positive_int(k, "n_classes", 2)
+        ):
             return np.arange(k)
         if len(classes) < 2:
-            raise ValueError(f"y has only one class, {classes.tolist()!r}: a classifier needs "
-                             "at least two classes to learn")
+            raise ValueError(
+                f"y has only one class, {classes.tolist()!r}: a classifier needs "
+                "at least two classes to learn"
+            )
         return classes
 
     def predict_proba(self, X) -> np.ndarray:
@@ -588,8 +721,9 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         self._require_fitted()
         if isinstance(x, dict):
             x = [x.get(name, np.nan) for name in self.feature_names_]
-        return as_matrix(np.asarray(x, dtype=np.float64).reshape(1, -1), self.n_features_in_,
-                         name="x")
+        return as_matrix(
+            np.asarray(x, dtype=np.float64).reshape(1, -1), self.n_features_in_, name="x"
+        )
 
     def learn_one(self, x, y):
         """Learn one labelled instance (x: sequence, array or {feature name: value})."""
@@ -612,8 +746,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def _require_fitted(self):
         if not self._is_set_up():
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
-                                 "fit, partial_fit or learn_one first")
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet: call "
+                "fit, partial_fit or learn_one first"
+            )
 
     # ------------------------------------------------------------------ structure
     @property
@@ -652,11 +788,16 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         return st.nbytes(self._state)
 
     def summary(self) -> dict:
-        return {"n_nodes": self.n_nodes, "n_leaves": self.n_leaves,
-                "n_active_leaves": self.n_active_leaves, "depth": self.depth,
-                "n_seen": self.n_seen, "n_splits": int(self._state.meta[st.M_N_SPLITS]),
-                "memory_bytes": self.memory_bytes(),
-                "guard_refusals": int(self._state.meta[st.M_GUARD_HITS])}
+        return {
+            "n_nodes": self.n_nodes,
+            "n_leaves": self.n_leaves,
+            "n_active_leaves": self.n_active_leaves,
+            "depth": self.depth,
+            "n_seen": self.n_seen,
+            "n_splits": int(self._state.meta[st.M_N_SPLITS]),
+            "memory_bytes": self.memory_bytes(),
+            "guard_refusals": int(self._state.meta[st.M_GUARD_HITS]),
+        }
 
     def to_dot(self, **kwargs) -> str:
         """Graphviz DOT source of the tree (see ``workbench.viz.to_dot`` for options)."""
@@ -668,8 +809,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         text = super().__repr__(N_CHAR_MAX)
         if not self._is_set_up():
             return text
-        return (f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen "
-                f"{self.n_seen}")
+        return f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen {self.n_seen}"
 
     # ------------------------------------------------------------------ explanation
     def describe_test(self, node: int, branch: int | None = None) -> str:
@@ -708,14 +848,20 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             test = f"{name} (multiway)"
         else:
             test = f"{name} <= {cuts[j]:.6g}"
-        return {"feature": j, "name": name, "merit": float(merits[j]),
-                "threshold": float(cuts[j]), "test": test}
+        return {
+            "feature": j,
+            "name": name,
+            "merit": float(merits[j]),
+            "threshold": float(cuts[j]),
+            "test": test,
+        }
 
     def explain_one(self, x) -> Explanation:
         """The path of x with each node's test and counts, and at the leaf the best and
         second-best candidate splits, their gains, the Hoeffding epsilon, and one sentence on
         why the leaf has or has not split yet."""
         from ..core.routing import walk  # jitted; imported here to keep start-up light
+
         X = self._row(x)
         T = self._state
         ex = Explanation()
@@ -724,11 +870,17 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         for i in range(length - 1):
             u, child = int(path[i]), int(path[i + 1])
             b = int(np.flatnonzero(T.children[u] == child)[0])
-            ex.path.append({"node": u, "depth": int(T.depth[u]),
-                            "n": float(T.class_counts[u].sum()),
-                            "counts": T.class_counts[u].copy(),
-                            "test": self.describe_test(u),
-                            "outcome": self.describe_test(u, b), "branch": b})
+            ex.path.append(
+                {
+                    "node": u,
+                    "depth": int(T.depth[u]),
+                    "n": float(T.class_counts[u].sum()),
+                    "counts": T.class_counts[u].copy(),
+                    "test": self.describe_test(u),
+                    "outcome": self.describe_test(u, b),
+                    "branch": b,
+                }
+            )
         ex.leaf = int(node)
         ex.class_counts = T.class_counts[node].copy()
         ex.proba = self.predict_proba(X)[0]
@@ -744,10 +896,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         ex.quantity, ex.threshold = q, thr
         order = [j for j in np.argsort(-merits, kind="stable") if np.isfinite(merits[j])]
         ex.candidates = [self._candidate(int(j), merits, cuts) for j in order]
-        ex.best = self._candidate(b1, merits, cuts) if b1 >= 0 and np.isfinite(merits[b1]) \
-            else None
-        ex.second = self._candidate(b2, merits, cuts) if b2 >= 0 and np.isfinite(merits[b2]) \
-            else None
+        ex.best = self._candidate(b1, merits, cuts) if b1 >= 0 and np.isfinite(merits[b1]) else None
+        ex.second = (
+            self._candidate(b2, merits, cuts) if b2 >= 0 and np.isfinite(merits[b2]) else None
+        )
         self._decision_quantity(ex, outcome)
         ex.reason = self._reason(ex, outcome)
         return ex
@@ -758,11 +910,11 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         rule = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])]
         ex.rule = rule[0]
         ex.quantity_label = rule[1]
-        f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" \
-            else 1.0
+        f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
         ex.bound_name = _BOUND_NAMES[self._p.bound]
-        ex.threshold_label = (f"{ex.bound_name} epsilon" if f == 1 else
-                              f"{f:g} x epsilon, {ex.bound_name}")
+        ex.threshold_label = (
+            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x epsilon, {ex.bound_name}"
+        )
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 
     def _predictor_used(self, leaf: int) -> str:
@@ -771,24 +923,34 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             return "majority class"
         if self._p.leaf_prediction == "nb":
             return "naive Bayes"
-        return ("naive Bayes (adaptive: it has been right more often)"
-                if T.mc_correct[leaf] <= T.nb_correct[leaf]
-                else "majority class (adaptive: it has been right more often)")
+        return (
+            "naive Bayes (adaptive: it has been right more often)"
+            if T.mc_correct[leaf] <= T.nb_correct[leaf]
+            else "majority class (adaptive: it has been right more often)"
+        )
 
     def _reason(self, ex: Explanation, outcome: int) -> str:
         if not ex.active:
-            return ("This leaf no longer splits: it was deactivated (depth limit or memory "
-                    "guard), so it only counts classes.")
+            return (
+                "This leaf no longer splits: it was deactivated (depth limit or memory "
+                "guard), so it only counts classes."
+            )
         wait = max(0.0, ex.grace_period - ex.since_last_test)
-        when = (f"the next split test runs after {wait:g} more instances (grace period "
-                f"{ex.grace_period:g})")
+        when = (
+            f"the next split test runs after {wait:g} more instances (grace period "
+            f"{ex.grace_period:g})"
+        )
         if ex.n == 0:
             return f"This leaf has seen no instance yet; {when}."
         if outcome == sp.NO_SPLIT_PURE:
-            return f"Not split: every instance here has the same class, so no split can help; {when}."
+            return (
+                f"Not split: every instance here has the same class, so no split can help; {when}."
+            )
         if outcome == sp.NO_SPLIT_NO_CANDIDATE:
-            return (f"Not split: no candidate split separates the instances seen so far (every "
-                    f"candidate leaves almost all weight on one side); {when}.")
+            return (
+                f"Not split: no candidate split separates the instances seen so far (every "
+                f"candidate leaves almost all weight on one side); {when}."
+            )
         if outcome == sp.NO_SPLIT_DEPTH:
             return f"Not split: the leaf is at the maximum depth {self._p.max_depth}."
         # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
@@ -797,33 +959,43 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         reference = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])][2]
         if reference == "second best" and ex.second is None:
             reference = "null split"
-            lone = (" (it is the only candidate; its rival is the null split, not splitting, "
-                    "whose merit under the minimum branch fraction is -inf, as in MOA)")
+            lone = (
+                " (it is the only candidate; its rival is the null split, not splitting, "
+                "whose merit under the minimum branch fraction is -inf, as in MOA)"
+            )
         else:
             lone = ""
         if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
-            why = (f"{ex.quantity_label} = {q:.4g} exceeds {level} = {ex.threshold:.4g}{lone}"
-                   if outcome == sp.SPLIT_MARGIN else
-                   f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}")
-            return (f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
-                    f"test, after {wait:g} more instances.")
+            why = (
+                f"{ex.quantity_label} = {q:.4g} exceeds {level} = {ex.threshold:.4g}{lone}"
+                if outcome == sp.SPLIT_MARGIN
+                else f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}"
+            )
+            return (
+                f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
+                f"test, after {wait:g} more instances."
+            )
         # NO_SPLIT_BOUND
-        lead = (f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the "
-                f"same gain" if ex.second is not None and reference == "second best"
-                and q <= 1e-12 else
-                f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}")
-        text = (f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
-                f"is still above tau = {ex.tau:g}")
-        if self._p.bound == "hoeffding":   # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
+        lead = (
+            f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the same gain"
+            if ex.second is not None and reference == "second best" and q <= 1e-12
+            else f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}"
+        )
+        text = (
+            f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
+            f"is still above tau = {ex.tau:g}"
+        )
+        if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
             R = merit_range(self.n_classes_, self._config.params[P_CRITERION])
             k = R * R * math.log(1 / self._p.delta) / 2
-            need = k / self._p.tau ** 2 if self._p.tau > 0 else math.inf
+            need = k / self._p.tau**2 if self._p.tau > 0 else math.inf
             if q > 0:
-                need = min(need, k * f * f / q ** 2)
+                need = min(need, k * f * f / q**2)
             if math.isfinite(need):
-                text += (f"; if the gains stay as they are, the leaf splits once it has seen "
-                         f"about {math.ceil(need):,} instances (it has {ex.n:g})")
+                text += (
+                    f"; if the gains stay as they are, the leaf splits once it has seen "
+                    f"about {math.ceil(need):,} instances (it has {ex.n:g})"
+                )
             else:
-                text += ("; with tau = 0 and tied gains it will not split until the gains "
-                         "differ")
+                text += "; with tau = 0 and tied gains it will not split until the gains differ"
         return text + "."

@@ -1,4 +1,5 @@
 """C-Tree (paper 000, Algorithm 1) and its baseline CorrH-Tree."""
+
 from __future__ import annotations
 
 from .base import BaseTree
@@ -39,21 +40,33 @@ class CTree(BaseTree):
     _margin_factor = 2.0
     _bounds = ("ctree_practical", "ctree")
 
-    _defaults = dict(n_classes=2, criterion="gini", bound="ctree_practical", c=1.0, delta=None,
-                     grace_period=100, tau=0.0, binary_nominal=True)
+    _defaults = dict(
+        n_classes=2,
+        criterion="gini",
+        bound="ctree_practical",
+        c=1.0,
+        delta=None,
+        grace_period=100,
+        tau=0.0,
+        binary_nominal=True,
+    )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False     # 000's C-Tree is a two-class learner
+        tags.classifier_tags.multi_class = False  # 000's C-Tree is a two-class learner
         return tags
 
     def _validated(self, n_features, n_classes):
         if n_classes != 2:
-            raise ValueError(f"Only binary classification is supported. CTree is defined for "
-                             f"two classes (paper 000); got {n_classes} classes")
+            raise ValueError(
+                f"Only binary classification is supported. CTree is defined for "
+                f"two classes (paper 000); got {n_classes} classes"
+            )
         if self.criterion not in ("entropy", "gini", "kearns_mansour"):
-            raise ValueError("CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
-                             f"(000 Theorems 1-3); got {self.criterion!r}")
+            raise ValueError(
+                "CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
+                f"(000 Theorems 1-3); got {self.criterion!r}"
+            )
         return super()._validated(n_features, n_classes)
 
 
@@ -70,5 +83,5 @@ class CorrHTree(BaseTree):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False   # two classes by default (n_classes=None: any)
+        tags.classifier_tags.multi_class = False  # two classes by default (n_classes=None: any)
         return tags

@@ -9,6 +9,7 @@ own, or the sorted distinct values of the first frame) are kept in ``categories_
 are coded 0..V-1.  A value not among them is missing (NaN) when predicting, and an error when
 learning.  pandas is imported only when a DataFrame is passed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,8 +21,12 @@ def is_frame(X) -> bool:
 
 def _is_nominal_dtype(dtype) -> bool:
     import pandas as pd
-    return isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_object_dtype(dtype) or \
-        pd.api.types.is_string_dtype(dtype)
+
+    return (
+        isinstance(dtype, pd.CategoricalDtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    )
 
 
 def frame_columns(X):
@@ -29,6 +34,7 @@ def frame_columns(X):
     if not is_frame(X):
         return None, {}
     import pandas as pd
+
     names = [c for c in X.columns]
     names = names if all(isinstance(c, str) for c in names) else None
     categories = {}
@@ -57,8 +63,10 @@ def frame_to_matrix(X, model, *, name: str = "X", learning: bool = False):
         missing = [c for c in names if c not in cols]
         extra = [c for c in cols if c not in set(names)]
         if missing or extra:
-            raise ValueError(f"the columns of {name} do not match the features the model was "
-                             f"fitted on: missing {missing}, unexpected {extra}")
+            raise ValueError(
+                f"the columns of {name} do not match the features the model was "
+                f"fitted on: missing {missing}, unexpected {extra}"
+            )
         X = X[list(names)]
     out = np.empty(X.shape, dtype=np.float64)
     categories = getattr(model, "categories_", {}) or {}
@@ -68,20 +76,24 @@ def frame_to_matrix(X, model, *, name: str = "X", learning: bool = False):
             cats = categories[j]
             lookup = {v: k for k, v in enumerate(cats)}
             vals = s.astype(object).where(s.notna(), None).tolist()
-            codes = np.array([np.nan if v is None else lookup.get(v, -1.0) for v in vals],
-                             dtype=np.float64)
+            codes = np.array(
+                [np.nan if v is None else lookup.get(v, -1.0) for v in vals], dtype=np.float64
+            )
             unseen = codes == -1.0
             if unseen.any():
                 i = int(np.argmax(unseen))
                 if learning:
-                    raise ValueError(f"column {col!r} of {name} holds {vals[i]!r}, not one of "
-                                     f"the categories the model was fitted with: {cats}")
-                codes[unseen] = np.nan    # an unseen category predicts like a missing value
+                    raise ValueError(
+                        f"column {col!r} of {name} holds {vals[i]!r}, not one of "
+                        f"the categories the model was fitted with: {cats}"
+                    )
+                codes[unseen] = np.nan  # an unseen category predicts like a missing value
             out[:, j] = codes
         else:
             try:
                 out[:, j] = s.to_numpy(dtype=np.float64, na_value=np.nan)
             except (TypeError, ValueError) as exc:
-                raise ValueError(f"column {col!r} of {name} must be numeric or categorical "
-                                 f"({exc})") from None
+                raise ValueError(
+                    f"column {col!r} of {name} must be numeric or categorical ({exc})"
+                ) from None
     return out

@@ -1,4 +1,5 @@
 """Hoeffding tree (VFDT) of Domingos and Hulten (2000), as MOA and River implement it."""
+
 from __future__ import annotations
 
 from .base import BaseTree

@@ -25,27 +25,85 @@ Example
 >>> sorted(set(df["estimator"]))[:3]
 ['entropy', 'gini', 'gini_as_printed']
 """
+
 from __future__ import annotations
 
-from .credible import (CoverageResult, NullSplitResult, boct_null_split, coverage_curve,
-                       credible_coverage, interval_table, risk_coverage, risk_table)
-from .estimators import (BOUND_OF, ESTIMATORS, EstimatorSimulation, bound_value, check_table,
-                         describe_law, estimator_grid, functionals, joint_law, law_grid,
-                         limits_as_printed, plugin_estimates, simulate_estimators, tightest_law)
+from .credible import (
+    CoverageResult,
+    NullSplitResult,
+    boct_null_split,
+    coverage_curve,
+    credible_coverage,
+    interval_table,
+    risk_coverage,
+    risk_table,
+)
+from .estimators import (
+    BOUND_OF,
+    ESTIMATORS,
+    EstimatorSimulation,
+    bound_value,
+    check_table,
+    describe_law,
+    estimator_grid,
+    functionals,
+    joint_law,
+    law_grid,
+    limits_as_printed,
+    plugin_estimates,
+    simulate_estimators,
+    tightest_law,
+)
 from .means import MeanSimulation, hoeffding_worst_case, simulate_means
-from .sequential import (CRITERIA, RULES, DDMResult, LeafConsistencyResult,
-                         SplitSelectionResult, ddm_false_alarms, ddm_run, feature_gains,
-                         leaf_consistency_exact, leaf_consistency_failure, split_selection)
+from .sequential import (
+    CRITERIA,
+    RULES,
+    DDMResult,
+    LeafConsistencyResult,
+    SplitSelectionResult,
+    ddm_false_alarms,
+    ddm_run,
+    feature_gains,
+    leaf_consistency_exact,
+    leaf_consistency_failure,
+    split_selection,
+)
 
 __all__ = [
-    "BOUND_OF", "ESTIMATORS", "CRITERIA", "RULES",
-    "joint_law", "law_grid", "check_table", "describe_law", "functionals", "limits_as_printed",
-    "plugin_estimates", "simulate_estimators", "EstimatorSimulation", "bound_value",
-    "estimator_grid", "tightest_law",
-    "simulate_means", "MeanSimulation", "hoeffding_worst_case",
-    "credible_coverage", "risk_coverage", "coverage_curve", "interval_table", "risk_table",
-    "CoverageResult", "boct_null_split", "NullSplitResult",
-    "leaf_consistency_failure", "leaf_consistency_exact", "LeafConsistencyResult",
-    "split_selection", "feature_gains", "SplitSelectionResult",
-    "ddm_false_alarms", "ddm_run", "DDMResult",
+    "BOUND_OF",
+    "ESTIMATORS",
+    "CRITERIA",
+    "RULES",
+    "joint_law",
+    "law_grid",
+    "check_table",
+    "describe_law",
+    "functionals",
+    "limits_as_printed",
+    "plugin_estimates",
+    "simulate_estimators",
+    "EstimatorSimulation",
+    "bound_value",
+    "estimator_grid",
+    "tightest_law",
+    "simulate_means",
+    "MeanSimulation",
+    "hoeffding_worst_case",
+    "credible_coverage",
+    "risk_coverage",
+    "coverage_curve",
+    "interval_table",
+    "risk_table",
+    "CoverageResult",
+    "boct_null_split",
+    "NullSplitResult",
+    "leaf_consistency_failure",
+    "leaf_consistency_exact",
+    "LeafConsistencyResult",
+    "split_selection",
+    "feature_gains",
+    "SplitSelectionResult",
+    "ddm_false_alarms",
+    "ddm_run",
+    "DDMResult",
 ]

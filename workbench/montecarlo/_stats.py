@@ -1,4 +1,5 @@
 """Small helpers shared by the Monte Carlo modules: argument checks and binomial tests."""
+
 from __future__ import annotations
 
 import numbers

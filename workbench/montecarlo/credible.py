@@ -14,6 +14,7 @@ Each simulation also has an exact counterpart by enumeration of the ``n + 1`` po
 ``boct_null_split`` measures how often BOCT's split rule (001 Sec. III, Fig. 3) installs a test
 whose two children have the same parameter, against the ``3 delta`` of its guarantee.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,14 @@ from numba import njit, prange
 
 from .. import bounds as _bounds
 from .._rng import binomial, seed_state, uniform
-from ._stats import (binom_greater_pvalue, binom_two_sided_pvalue, require_closed_unit,
-                     require_int, require_open_unit, require_seed)
+from ._stats import (
+    binom_greater_pvalue,
+    binom_two_sided_pvalue,
+    require_closed_unit,
+    require_int,
+    require_open_unit,
+    require_seed,
+)
 
 _QUANTITY_HET = 0
 _QUANTITY_RISK = 1
@@ -41,7 +48,7 @@ def _posterior_kernel(lo, up, n, quantity, kind, mu_fixed, bayes, trials, seed, 
         if quantity == _QUANTITY_HET:
             x = _bounds.heterogeneity_nb(mu, kind)
         else:
-            x = (1.0 - mu) if 2 * k >= n else mu   # risk of the predicted label (W = 1)
+            x = (1.0 - mu) if 2 * k >= n else mu  # risk of the predicted label (W = 1)
         if x < lo[k]:
             codes[t] = 1
         elif x > up[k]:
@@ -69,11 +76,11 @@ class CoverageResult:
 
     ``expected_miss`` is the per-side miss probability the Bayesian claim predicts (``delta``)."""
 
-    kind: str            # "bayes" or "frequentist"
-    quantity: str        # heterogeneity name or "risk"
+    kind: str  # "bayes" or "frequentist"
+    quantity: str  # heterogeneity name or "risk"
     n: int
     delta: float
-    mu: float            # NaN for the Bayesian run
+    mu: float  # NaN for the Bayesian run
     trials: int
     below: int
     above: int
@@ -90,11 +97,20 @@ class CoverageResult:
         return 1.0 - self.exact_below - self.exact_above
 
     def summary(self):
-        d = {"kind": self.kind, "quantity": self.quantity, "n": self.n, "delta": self.delta,
-             "mu": self.mu, "trials": self.trials, "coverage": self.coverage,
-             "p_below": self.below / self.trials, "p_above": self.above / self.trials,
-             "exact_coverage": self.exact_coverage, "exact_below": self.exact_below,
-             "exact_above": self.exact_above}
+        d = {
+            "kind": self.kind,
+            "quantity": self.quantity,
+            "n": self.n,
+            "delta": self.delta,
+            "mu": self.mu,
+            "trials": self.trials,
+            "coverage": self.coverage,
+            "p_below": self.below / self.trials,
+            "p_above": self.above / self.trials,
+            "exact_coverage": self.exact_coverage,
+            "exact_below": self.exact_below,
+            "exact_above": self.exact_above,
+        }
         if self.quantity == "risk":
             d["nominal_coverage"] = 1.0 - self.delta
             d["p_value_exceed"] = binom_greater_pvalue(self.above, self.trials, self.delta)
@@ -130,9 +146,17 @@ def _run(n, delta, quantity, heterogeneity, mu, trials, seed):
     secs = time.perf_counter() - t0
     below = int(np.count_nonzero(codes == 1))
     above = int(np.count_nonzero(codes == 2))
-    res = CoverageResult("bayes" if bayes else "frequentist",
-                         "risk" if quantity == "risk" else heterogeneity, n, float(delta),
-                         np.nan if bayes else mu_f, trials, below, above, secs)
+    res = CoverageResult(
+        "bayes" if bayes else "frequentist",
+        "risk" if quantity == "risk" else heterogeneity,
+        n,
+        float(delta),
+        np.nan if bayes else mu_f,
+        trials,
+        below,
+        above,
+        secs,
+    )
     if bayes:
         res.exact_below = float(delta) if quantity != "risk" else 0.0
         res.exact_above = float(delta)
@@ -165,8 +189,10 @@ def credible_coverage(n, delta, heterogeneity="entropy", mu=None, trials=200_000
     True
     """
     if heterogeneity not in _bounds.HETEROGENEITY_CODES:
-        raise ValueError(f"heterogeneity must be one of {sorted(_bounds.HETEROGENEITY_CODES)}, "
-                         f"got {heterogeneity!r}")
+        raise ValueError(
+            f"heterogeneity must be one of {sorted(_bounds.HETEROGENEITY_CODES)}, "
+            f"got {heterogeneity!r}"
+        )
     return _run(n, delta, "het", heterogeneity, mu, trials, seed)
 
 
@@ -198,6 +224,7 @@ def coverage_curve(n, delta, mus, heterogeneity="entropy", trials=20_000, seed=0
 # BOCT's split rule on a useless split
 # ---------------------------------------------------------------------------------------------
 
+
 @njit(parallel=True, cache=True)
 def _null_split_kernel(mu, n1, n2, up1, up2, lo_p, trials, seed, fired):
     for t in prange(trials):
@@ -221,18 +248,27 @@ class NullSplitResult:
     seconds: float
 
     def summary(self):
-        return {"mu": self.mu, "n1": self.n1, "n2": self.n2, "delta": self.delta,
-                "heterogeneity": self.heterogeneity, "parent": self.parent,
-                "trials": self.trials,
-                "rate": self.n_fired / self.trials, "exact_rate": self.exact_rate,
-                "claimed": 3 * self.delta,
-                "p_value_exceed": binom_greater_pvalue(self.n_fired, self.trials, 3 * self.delta),
-                "p_value_vs_exact": binom_two_sided_pvalue(self.n_fired, self.trials,
-                                                           min(max(self.exact_rate, 0.0), 1.0))}
+        return {
+            "mu": self.mu,
+            "n1": self.n1,
+            "n2": self.n2,
+            "delta": self.delta,
+            "heterogeneity": self.heterogeneity,
+            "parent": self.parent,
+            "trials": self.trials,
+            "rate": self.n_fired / self.trials,
+            "exact_rate": self.exact_rate,
+            "claimed": 3 * self.delta,
+            "p_value_exceed": binom_greater_pvalue(self.n_fired, self.trials, 3 * self.delta),
+            "p_value_vs_exact": binom_two_sided_pvalue(
+                self.n_fired, self.trials, min(max(self.exact_rate, 0.0), 1.0)
+            ),
+        }
 
 
-def boct_null_split(mu, n1, n2, delta, heterogeneity="entropy", parent="lower", trials=200_000,
-                    seed=0):
+def boct_null_split(
+    mu, n1, n2, delta, heterogeneity="entropy", parent="lower", trials=200_000, seed=0
+):
     r"""Rate at which BOCT installs a split whose children share the parameter ``mu``.
 
     The children receive ``n1`` and ``n2`` labels, weights :math:`W = T` (counts), and the rule of
@@ -267,5 +303,15 @@ def boct_null_split(mu, n1, n2, delta, heterogeneity="entropy", parent="lower", 
     fired = np.empty(trials, np.bool_)
     t0 = time.perf_counter()
     _null_split_kernel(mu, n1, n2, up1, up2, lo_p, trials, seed, fired)
-    return NullSplitResult(mu, n1, n2, float(delta), heterogeneity, parent, trials,
-                           int(fired.sum()), exact, time.perf_counter() - t0)
+    return NullSplitResult(
+        mu,
+        n1,
+        n2,
+        float(delta),
+        heterogeneity,
+        parent,
+        trials,
+        int(fired.sum()),
+        exact,
+        time.perf_counter() - t0,
+    )

@@ -29,6 +29,7 @@ second), ``method="counts"`` draws the multinomial table of counts directly (con
 binomials by exact inversion), which costs about ``O(sqrt(m))`` per trial and is the way to go
 for large ``m``.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,8 +42,14 @@ from .. import bounds as _bounds
 from .._rng import categorical, derive_seed, multinomial, seed_state
 from ._stats import binom_greater_pvalue, require_int, require_open_unit, require_seed
 
-ESTIMATORS = ("entropy", "gini", "kearns_mansour", "info_gain",
-              "gini_as_printed", "kearns_mansour_as_printed")
+ESTIMATORS = (
+    "entropy",
+    "gini",
+    "kearns_mansour",
+    "info_gain",
+    "gini_as_printed",
+    "kearns_mansour_as_printed",
+)
 _N_EST = len(ESTIMATORS)
 
 #: which bound of ``workbench.bounds`` each estimator is checked against
@@ -62,6 +69,7 @@ _METHODS = {"examples": 0, "counts": 1}
 # Laws
 # ---------------------------------------------------------------------------------------------
 
+
 def joint_law(p_f1, p_y1_given_f0, p_y1_given_f1):
     """The 2x2 table ``P[y, f]`` of a binary label and a binary split.
 
@@ -71,14 +79,16 @@ def joint_law(p_f1, p_y1_given_f0, p_y1_given_f1):
     array([[0.4, 0.2],
            [0.1, 0.3]])
     """
-    for name, v in (("p_f1", p_f1), ("p_y1_given_f0", p_y1_given_f0),
-                    ("p_y1_given_f1", p_y1_given_f1)):
+    for name, v in (
+        ("p_f1", p_f1),
+        ("p_y1_given_f0", p_y1_given_f0),
+        ("p_y1_given_f1", p_y1_given_f1),
+    ):
         if not (0.0 <= float(v) <= 1.0):
             raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
     pf1 = float(p_f1)
     a, b = float(p_y1_given_f0), float(p_y1_given_f1)
-    return np.array([[(1 - a) * (1 - pf1), (1 - b) * pf1],
-                     [a * (1 - pf1), b * pf1]])
+    return np.array([[(1 - a) * (1 - pf1), (1 - b) * pf1], [a * (1 - pf1), b * pf1]])
 
 
 def check_table(table):
@@ -121,15 +131,15 @@ def functionals(table):
     K = t.shape[0]
     pf = t.sum(axis=0)
     py = t.sum(axis=1)
-    h_cond = 0.0        # H(Y | F) in nats = sum_f P(f) H(Y | F = f)
-    gini = 0.0          # J(Y | F) = sum_f P(f) (1 - sum_y P(y|f)^2)
-    km = 0.0            # Q(Y | F) = sum_f P(f) sqrt(P(1|f) P(0|f))
+    h_cond = 0.0  # H(Y | F) in nats = sum_f P(f) H(Y | F = f)
+    gini = 0.0  # J(Y | F) = sum_f P(f) (1 - sum_y P(y|f)^2)
+    km = 0.0  # Q(Y | F) = sum_f P(f) sqrt(P(1|f) P(0|f))
     for f in range(t.shape[1]):
         if pf[f] <= 0:
             continue
         cond = t[:, f] / pf[f]
         h_cond += pf[f] * -_xlogx(cond).sum()
-        gini += pf[f] * (1.0 - (cond ** 2).sum())
+        gini += pf[f] * (1.0 - (cond**2).sum())
         if K == 2:
             km += pf[f] * math.sqrt(cond[0] * cond[1])
     h_y = -_xlogx(py).sum()
@@ -152,13 +162,16 @@ def limits_as_printed(table):
     if t.shape[0] != 2:
         return {"gini_as_printed": np.nan, "kearns_mansour_as_printed": np.nan}
     p = t[1]
-    return {"gini_as_printed": float((2 * p * (1 - p)).sum()),
-            "kearns_mansour_as_printed": float(np.sqrt(p * (1 - p)).sum())}
+    return {
+        "gini_as_printed": float((2 * p * (1 - p)).sum()),
+        "kearns_mansour_as_printed": float(np.sqrt(p * (1 - p)).sum()),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # Plug-in estimates (numba)
 # ---------------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def plugin_nb(counts, K, B, out):
@@ -200,10 +213,10 @@ def plugin_nb(counts, K, B, out):
         g_pr = 0.0
         km_pr = 0.0
         for f in range(B):
-            p = counts[B + f] / fm        # P(Y = 1, F = f)
-            q = counts[f] / fm            # P(Y = 0, F = f)
+            p = counts[B + f] / fm  # P(Y = 1, F = f)
+            q = counts[f] / fm  # P(Y = 0, F = f)
             km += math.sqrt(p * q)
-            g_pr += 2.0 * p * (1.0 - p)   # hm(p, 1 - p)
+            g_pr += 2.0 * p * (1.0 - p)  # hm(p, 1 - p)
             km_pr += math.sqrt(p * (1.0 - p))
         out[2] = km
         out[4] = g_pr
@@ -245,6 +258,7 @@ def _estimator_kernel(probs, K, B, m, trials, seed, method, out):
 # ---------------------------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------------------------
+
 
 def bound_value(estimator, m, delta, n_classes=2):
     """The bound an estimator is checked against (see ``BOUND_OF``)."""
@@ -307,13 +321,22 @@ class EstimatorSimulation:
         n, rate = self.exceed(name, eps, center)
         q = self.quantile(name, 1.0 - delta, center)
         return {
-            "estimator": name, "bound_name": BOUND_OF[name], "m": self.m, "delta": delta,
-            "center": center, "bound": eps, "empirical_quantile": q,
+            "estimator": name,
+            "bound_name": BOUND_OF[name],
+            "m": self.m,
+            "delta": delta,
+            "center": center,
+            "bound": eps,
+            "empirical_quantile": q,
             "ratio": eps / q if q > 0 else np.inf,
-            "n_exceed": n, "trials": self.trials, "p_exceed": rate,
+            "n_exceed": n,
+            "trials": self.trials,
+            "p_exceed": rate,
             "p_value": binom_greater_pvalue(n, self.trials, delta),
-            "truth": self.truth[name], "mean": float(self.estimates[name].mean()),
-            "bias": self.bias(name)[0], "bias_se": self.bias(name)[1],
+            "truth": self.truth[name],
+            "mean": float(self.estimates[name].mean()),
+            "bias": self.bias(name)[0],
+            "bias_se": self.bias(name)[1],
             "quantile_reliable": self.trials * delta >= 10,
         }
 
@@ -327,8 +350,9 @@ class EstimatorSimulation:
         for name in names:
             for delta in np.atleast_1d(deltas):
                 r = self.check(name, float(delta), center)
-                r.update(p_f1=pf1, p_y1_given_f0=a, p_y1_given_f1=b, seed=self.seed,
-                         method=self.method)
+                r.update(
+                    p_f1=pf1, p_y1_given_f0=a, p_y1_given_f1=b, seed=self.seed, method=self.method
+                )
                 rows.append(r)
         return pd.DataFrame(rows)
 
@@ -363,8 +387,7 @@ def simulate_estimators(table, m, trials=100_000, seed=0, method="examples"):
     K, B = t.shape
     out = np.empty((trials, _N_EST))
     t0 = time.perf_counter()
-    _estimator_kernel(np.ascontiguousarray(t.ravel()), K, B, m, trials, seed, _METHODS[method],
-                      out)
+    _estimator_kernel(np.ascontiguousarray(t.ravel()), K, B, m, trials, seed, _METHODS[method], out)
     secs = time.perf_counter() - t0
     est = {name: out[:, i] for i, name in enumerate(ESTIMATORS)}
     return EstimatorSimulation(t, m, trials, seed, method, est, functionals(t), secs)
@@ -373,6 +396,7 @@ def simulate_estimators(table, m, trials=100_000, seed=0, method="examples"):
 # ---------------------------------------------------------------------------------------------
 # Grids
 # ---------------------------------------------------------------------------------------------
+
 
 def law_grid(n=5, margin=0.0):
     """2x2 laws on a grid: ``P(F=1)`` in ``n`` interior points, ``P(Y=1|F)`` on ``n`` points each.
@@ -386,8 +410,9 @@ def law_grid(n=5, margin=0.0):
     return [joint_law(f, a, b) for f in pf for a in cond for b in cond]
 
 
-def estimator_grid(tables, ms, deltas, trials=20_000, seed=0, method="examples",
-                   estimators=None, center="truth"):
+def estimator_grid(
+    tables, ms, deltas, trials=20_000, seed=0, method="examples", estimators=None, center="truth"
+):
     """Run :func:`simulate_estimators` over laws x sample sizes; return one tidy DataFrame.
 
     Columns: ``law`` (index into ``tables``), ``p_f1``, ``p_y1_given_f0``, ``p_y1_given_f1``,

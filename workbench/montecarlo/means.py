@@ -9,6 +9,7 @@ both readings of the bound:
 * two-sided (000: "does not differ by more than"): failure when :math:`|\bar X - \mu| > \varepsilon`,
   which Hoeffding's inequality only guarantees at level ``2 delta``.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,8 +21,13 @@ from numba import njit, prange
 
 from .. import bounds as _bounds
 from .._rng import binomial, seed_state, uniform
-from ._stats import (binom_greater_pvalue, require_closed_unit, require_int,
-                     require_open_unit, require_seed)
+from ._stats import (
+    binom_greater_pvalue,
+    require_closed_unit,
+    require_int,
+    require_open_unit,
+    require_seed,
+)
 
 
 @njit(parallel=True, cache=True)
@@ -76,13 +82,31 @@ class MeanSimulation:
         elif reading == "two-sided":
             n = int(np.count_nonzero(np.abs(dev) > eps + tol))
         else:
-            raise ValueError(f"reading must be 'one-sided', 'lower' or 'two-sided', got {reading!r}")
-        q = float(np.quantile(np.abs(dev) if reading == "two-sided" else
-                              (dev if reading == "one-sided" else -dev), 1.0 - delta))
-        return {"reading": reading, "p": self.p, "m": self.m, "R": self.R, "delta": delta,
-                "bound": eps, "empirical_quantile": q, "ratio": eps / q if q > 0 else np.inf,
-                "n_exceed": n, "trials": self.trials, "p_exceed": n / self.trials,
-                "p_value": binom_greater_pvalue(n, self.trials, delta)}
+            raise ValueError(
+                f"reading must be 'one-sided', 'lower' or 'two-sided', got {reading!r}"
+            )
+        q = float(
+            np.quantile(
+                np.abs(dev)
+                if reading == "two-sided"
+                else (dev if reading == "one-sided" else -dev),
+                1.0 - delta,
+            )
+        )
+        return {
+            "reading": reading,
+            "p": self.p,
+            "m": self.m,
+            "R": self.R,
+            "delta": delta,
+            "bound": eps,
+            "empirical_quantile": q,
+            "ratio": eps / q if q > 0 else np.inf,
+            "n_exceed": n,
+            "trials": self.trials,
+            "p_exceed": n / self.trials,
+            "p_value": binom_greater_pvalue(n, self.trials, delta),
+        }
 
     def exact_failure(self, delta, reading="one-sided"):
         """The same failure probability computed exactly from the binomial law (scipy)."""

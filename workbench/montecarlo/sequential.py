@@ -12,6 +12,7 @@ r"""Monte Carlo of the sequential guarantees: leaf consistency, split selection,
   stream: every alarm is false.  Runs DDM's standard rule (no signal before 30 instances, as MOA)
   inside numba; :func:`ddm_run` exposes the detector on a given error sequence.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,13 @@ from .. import bounds as _bounds
 from .._rng import binomial, seed_state, uniform
 from ..active.strategies import conftree_query
 from ..drift.ddm import ddm_reset, ddm_step
-from ._stats import (binom_greater_pvalue, require_closed_unit, require_int,
-                     require_open_unit, require_seed)
+from ._stats import (
+    binom_greater_pvalue,
+    require_closed_unit,
+    require_int,
+    require_open_unit,
+    require_seed,
+)
 
 # =============================================================================================
 # Leaf consistency (000 Theorem 5)
@@ -80,13 +86,20 @@ class LeafConsistencyResult:
     seconds: float
 
     def summary(self):
-        return {"p": self.p, "t": self.t, "w": self.w, "delta": self.delta,
-                "policy": self.policy, "trials": self.trials,
-                "p_fail": self.n_fail / self.trials, "exact_fail": self.exact_fail,
-                "p_consistent": self.n_consistent / self.trials,
-                "mean_labels": self.mean_labels,
-                "ratio": self.delta / self.exact_fail if self.exact_fail > 0 else np.inf,
-                "p_value": binom_greater_pvalue(self.n_fail, self.trials, self.delta)}
+        return {
+            "p": self.p,
+            "t": self.t,
+            "w": self.w,
+            "delta": self.delta,
+            "policy": self.policy,
+            "trials": self.trials,
+            "p_fail": self.n_fail / self.trials,
+            "exact_fail": self.exact_fail,
+            "p_consistent": self.n_consistent / self.trials,
+            "mean_labels": self.mean_labels,
+            "ratio": self.delta / self.exact_fail if self.exact_fail > 0 else np.inf,
+            "p_value": binom_greater_pvalue(self.n_fail, self.trials, self.delta),
+        }
 
 
 def leaf_consistency_exact(p, t, w, delta):
@@ -108,8 +121,9 @@ def leaf_consistency_exact(p, t, w, delta):
     return float(total)
 
 
-def leaf_consistency_failure(p, t, delta, w=1.0, policy="always", budget=0.1,
-                             trials=200_000, seed=0):
+def leaf_consistency_failure(
+    p, t, delta, w=1.0, policy="always", budget=0.1, trials=200_000, seed=0
+):
     """Probability that the leaf is delta-consistent at time ``t`` and predicts non-optimally.
 
     Parameters
@@ -133,12 +147,22 @@ def leaf_consistency_failure(p, t, delta, w=1.0, policy="always", budget=0.1,
     cons = np.empty(trials, np.bool_)
     m_out = np.empty(trials, np.int64)
     t0 = time.perf_counter()
-    _leaf_kernel(p, t, w, delta, _POLICIES[policy], float(budget), trials, seed, fail, cons,
-                 m_out)
+    _leaf_kernel(p, t, w, delta, _POLICIES[policy], float(budget), trials, seed, fail, cons, m_out)
     secs = time.perf_counter() - t0
     exact = leaf_consistency_exact(p, t, w, delta) if policy == "always" else np.nan
-    return LeafConsistencyResult(p, t, w, delta, policy, trials, int(fail.sum()),
-                                 int(cons.sum()), float(m_out.mean()), exact, secs)
+    return LeafConsistencyResult(
+        p,
+        t,
+        w,
+        delta,
+        policy,
+        trials,
+        int(fail.sum()),
+        int(cons.sum()),
+        float(m_out.mean()),
+        exact,
+        secs,
+    )
 
 
 # =============================================================================================
@@ -155,8 +179,8 @@ def _impurity(n00, n01, n10, n11, criterion, unit):
     m = n00 + n01 + n10 + n11
     tot = 0.0
     for x in range(2):
-        a = n00 if x == 0 else n01     # Y = 0
-        b = n10 if x == 0 else n11     # Y = 1
+        a = n00 if x == 0 else n01  # Y = 0
+        b = n10 if x == 0 else n11  # Y = 1
         nx = a + b
         if nx == 0:
             continue
@@ -175,14 +199,15 @@ def _impurity(n00, n01, n10, n11, criterion, unit):
 
 
 @njit(parallel=True, cache=True)
-def _split_kernel(prior, theta, m_max, n_min, delta, rule, criterion, tau, R, trials, seed,
-                  split_at, chosen):
+def _split_kernel(
+    prior, theta, m_max, n_min, delta, rule, criterion, tau, R, trials, seed, split_at, chosen
+):
     d = theta.shape[0]
     # entropy in bits for VFDT's information gain, scaled nats H_{1/2} for C-Tree
     unit = 1.0 / math.log(2.0) if rule != 2 else 0.5
     for tr in prange(trials):
         s = seed_state(seed, tr)
-        cnt = np.zeros((d, 2, 2), np.int64)   # [feature, y, x]
+        cnt = np.zeros((d, 2, 2), np.int64)  # [feature, y, x]
         ny1 = 0
         split_at[tr] = 0
         chosen[tr] = -1
@@ -198,18 +223,18 @@ def _split_kernel(prior, theta, m_max, n_min, delta, rule, criterion, tau, R, tr
             phi1 = np.inf
             phi2 = np.inf
             for j in range(d):
-                ph = _impurity(cnt[j, 0, 0], cnt[j, 0, 1], cnt[j, 1, 0], cnt[j, 1, 1],
-                               criterion, unit)
+                ph = _impurity(
+                    cnt[j, 0, 0], cnt[j, 0, 1], cnt[j, 1, 0], cnt[j, 1, 1], criterion, unit
+                )
                 if ph < phi1:
                     phi2 = phi1
                     phi1 = ph
                     best = j
                 elif ph < phi2:
                     phi2 = ph
-            gap = phi2 - phi1          # = G_best - G_second
+            gap = phi2 - phi1  # = G_best - G_second
             if rule == 2:
-                eps = _bounds.ctree_epsilon_nb(float(m), delta, 0.0, m + 1.0, float(d),
-                                               criterion)
+                eps = _bounds.ctree_epsilon_nb(float(m), delta, 0.0, m + 1.0, float(d), criterion)
                 c = 2.0
             else:
                 eps = _bounds.hoeffding_nb(float(m), delta, R)
@@ -244,7 +269,7 @@ def feature_gains(prior, theta, criterion="entropy", unit="bits"):
     base = phi_of(py)
     gains = []
     for j in range(theta.shape[0]):
-        px1 = py * theta[j]          # P(Y = y, X = 1)
+        px1 = py * theta[j]  # P(Y = y, X = 1)
         px0 = py * (1 - theta[j])
         gains.append(base - phi_of(px0) - phi_of(px1))
     return np.array(gains)
@@ -272,12 +297,19 @@ class SplitSelectionResult:
     def summary(self, tol=0.0):
         n_sub = int(self.suboptimal(tol).sum())
         made = self.chosen >= 0
-        return {"rule": self.rule, "criterion": self.criterion, "delta": self.delta,
-                "m_max": self.m_max, "n_min": self.n_min, "trials": self.trials,
-                "p_split": float(made.mean()), "p_suboptimal": n_sub / self.trials,
-                "n_suboptimal": n_sub,
-                "median_split_at": float(np.median(self.split_at[made])) if made.any() else np.nan,
-                "p_value": binom_greater_pvalue(n_sub, self.trials, self.delta)}
+        return {
+            "rule": self.rule,
+            "criterion": self.criterion,
+            "delta": self.delta,
+            "m_max": self.m_max,
+            "n_min": self.n_min,
+            "trials": self.trials,
+            "p_split": float(made.mean()),
+            "p_suboptimal": n_sub / self.trials,
+            "n_suboptimal": n_sub,
+            "median_split_at": float(np.median(self.split_at[made])) if made.any() else np.nan,
+            "p_value": binom_greater_pvalue(n_sub, self.trials, self.delta),
+        }
 
     def split_curve(self, ms=None):
         """DataFrame: P(split by m) and P(suboptimal split by m) over a grid of m."""
@@ -287,13 +319,30 @@ class SplitSelectionResult:
             ms = np.arange(self.n_min, self.m_max + 1, self.n_min)
         made = self.chosen >= 0
         sub = self.suboptimal()
-        rows = [{"m": int(m), "p_split": float((made & (self.split_at <= m)).mean()),
-                 "p_suboptimal": float((sub & (self.split_at <= m)).mean())} for m in ms]
+        rows = [
+            {
+                "m": int(m),
+                "p_split": float((made & (self.split_at <= m)).mean()),
+                "p_suboptimal": float((sub & (self.split_at <= m)).mean()),
+            }
+            for m in ms
+        ]
         return pd.DataFrame(rows)
 
 
-def split_selection(prior, theta, delta, rule="vfdt", criterion="entropy", m_max=5000,
-                    n_min=200, tau=0.0, R=1.0, trials=20_000, seed=0):
+def split_selection(
+    prior,
+    theta,
+    delta,
+    rule="vfdt",
+    criterion="entropy",
+    m_max=5000,
+    n_min=200,
+    tau=0.0,
+    R=1.0,
+    trials=20_000,
+    seed=0,
+):
     """Stream examples into one leaf and apply a split rule every ``n_min`` examples.
 
     Law: :math:`Y \\sim \\mathrm{Bernoulli}(\\text{prior})`, features
@@ -328,18 +377,33 @@ def split_selection(prior, theta, delta, rule="vfdt", criterion="entropy", m_max
     split_at = np.empty(trials, np.int64)
     chosen = np.empty(trials, np.int64)
     t0 = time.perf_counter()
-    _split_kernel(prior, np.ascontiguousarray(th), m_max, n_min, delta, RULES[rule],
-                  CRITERIA[criterion], float(tau), float(R), trials, seed, split_at, chosen)
+    _split_kernel(
+        prior,
+        np.ascontiguousarray(th),
+        m_max,
+        n_min,
+        delta,
+        RULES[rule],
+        CRITERIA[criterion],
+        float(tau),
+        float(R),
+        trials,
+        seed,
+        split_at,
+        chosen,
+    )
     secs = time.perf_counter() - t0
     unit = "half_nats" if rule == "ctree" else "bits"
     gains = feature_gains(prior, th, criterion, unit)
-    return SplitSelectionResult(rule, criterion, delta, m_max, n_min, trials, gains, split_at,
-                                chosen, secs)
+    return SplitSelectionResult(
+        rule, criterion, delta, m_max, n_min, trials, gains, split_at, chosen, secs
+    )
 
 
 # =============================================================================================
 # DDM
 # =============================================================================================
+
 
 @njit(cache=True)
 def ddm_run(errors, min_instances=30, strict=False):
@@ -362,8 +426,7 @@ def ddm_run(errors, min_instances=30, strict=False):
 
 
 @njit(parallel=True, cache=True)
-def _ddm_kernel(p_err, n, min_instances, strict, trials, seed, first_warn, first_drift,
-                n_drifts):
+def _ddm_kernel(p_err, n, min_instances, strict, trials, seed, first_warn, first_drift, n_drifts):
     for tr in prange(trials):
         s = seed_state(seed, tr)
         state = np.empty(4)
@@ -393,9 +456,9 @@ class DDMResult:
     min_instances: int
     strict: bool
     trials: int
-    first_warning: np.ndarray   # step of the first warning, 0 = none
-    first_drift: np.ndarray     # step of the first drift, 0 = none
-    n_drifts: np.ndarray        # drifts per stream (detector reset after each)
+    first_warning: np.ndarray  # step of the first warning, 0 = none
+    first_drift: np.ndarray  # step of the first drift, 0 = none
+    n_drifts: np.ndarray  # drifts per stream (detector reset after each)
     seconds: float
 
     def p_false_alarm(self, horizon=None, level="drift"):
@@ -405,15 +468,21 @@ class DDMResult:
 
     def summary(self, nominal=0.01):
         n_fa = int((self.first_drift > 0).sum())
-        return {"p_error": self.p_error, "n": self.n, "min_instances": self.min_instances,
-                "strict": self.strict, "trials": self.trials,
-                "p_false_drift": n_fa / self.trials,
-                "p_false_warning": self.p_false_alarm(level="warning"),
-                "drifts_per_1000": 1000.0 * float(self.n_drifts.mean()) / self.n,
-                "median_first_drift": float(np.median(self.first_drift[self.first_drift > 0]))
-                if n_fa else np.nan,
-                "nominal": nominal,
-                "p_value_vs_nominal": binom_greater_pvalue(n_fa, self.trials, nominal)}
+        return {
+            "p_error": self.p_error,
+            "n": self.n,
+            "min_instances": self.min_instances,
+            "strict": self.strict,
+            "trials": self.trials,
+            "p_false_drift": n_fa / self.trials,
+            "p_false_warning": self.p_false_alarm(level="warning"),
+            "drifts_per_1000": 1000.0 * float(self.n_drifts.mean()) / self.n,
+            "median_first_drift": float(np.median(self.first_drift[self.first_drift > 0]))
+            if n_fa
+            else np.nan,
+            "nominal": nominal,
+            "p_value_vs_nominal": binom_greater_pvalue(n_fa, self.trials, nominal),
+        }
 
     def curve(self, horizons=None):
         """DataFrame: P(first false warning / drift <= horizon) over horizons."""
@@ -421,9 +490,16 @@ class DDMResult:
 
         if horizons is None:
             horizons = np.unique(np.geomspace(self.min_instances, self.n, 40).astype(int))
-        return pd.DataFrame([{"horizon": int(h),
-                              "p_warning": self.p_false_alarm(h, "warning"),
-                              "p_drift": self.p_false_alarm(h, "drift")} for h in horizons])
+        return pd.DataFrame(
+            [
+                {
+                    "horizon": int(h),
+                    "p_warning": self.p_false_alarm(h, "warning"),
+                    "p_drift": self.p_false_alarm(h, "drift"),
+                }
+                for h in horizons
+            ]
+        )
 
 
 def ddm_false_alarms(p_error, n, trials=20_000, seed=0, min_instances=30, strict=False):
@@ -442,5 +518,6 @@ def ddm_false_alarms(p_error, n, trials=20_000, seed=0, min_instances=30, strict
     nd = np.empty(trials, np.int64)
     t0 = time.perf_counter()
     _ddm_kernel(p_error, n, min_instances, bool(strict), trials, seed, fw, fd, nd)
-    return DDMResult(p_error, n, min_instances, bool(strict), trials, fw, fd, nd,
-                     time.perf_counter() - t0)
+    return DDMResult(
+        p_error, n, min_instances, bool(strict), trials, fw, fd, nd, time.perf_counter() - t0
+    )

@@ -32,17 +32,54 @@ from .libsvm import read_libsvm
 from .rand_cbt import RandCBTConcept, rand_cbt
 from .random_tree import RandomTreeConcept, random_tree
 from .registry import REGISTRY, list_datasets
-from .remote import (DatasetWarning, a9a, airlines, cod_rna, covertype, hepmass, higgs, kdd99,
-                     pima, poker, skin, susy)
+from .remote import (
+    DatasetWarning,
+    a9a,
+    airlines,
+    cod_rna,
+    covertype,
+    hepmass,
+    higgs,
+    kdd99,
+    pima,
+    poker,
+    skin,
+    susy,
+)
 from .sea import sea
 from .waveform import waveform
 
 __all__ = [
-    "StreamInfo", "RandomTreeConcept", "RandCBTConcept", "DATASETS",
-    "sea", "waveform", "led", "random_tree", "rand_cbt",
-    "from_arrays", "read_csv", "read_arff", "write_arff",
-    "electricity", "adult", "breast_cancer", "load", "read_libsvm",
-    "REGISTRY", "list_datasets", "DatasetWarning",
-    "covertype", "airlines", "a9a", "cod_rna", "kdd99", "poker", "skin", "higgs", "susy",
-    "hepmass", "pima",
+    "StreamInfo",
+    "RandomTreeConcept",
+    "RandCBTConcept",
+    "DATASETS",
+    "sea",
+    "waveform",
+    "led",
+    "random_tree",
+    "rand_cbt",
+    "from_arrays",
+    "read_csv",
+    "read_arff",
+    "write_arff",
+    "electricity",
+    "adult",
+    "breast_cancer",
+    "load",
+    "read_libsvm",
+    "REGISTRY",
+    "list_datasets",
+    "DatasetWarning",
+    "covertype",
+    "airlines",
+    "a9a",
+    "cod_rna",
+    "kdd99",
+    "poker",
+    "skin",
+    "higgs",
+    "susy",
+    "hepmass",
+    "pima",
 ]

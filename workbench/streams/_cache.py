@@ -30,19 +30,25 @@ class CacheError(ValueError):
 
 
 def info_to_json(info: StreamInfo) -> dict:
-    return dict(name=info.name, feature_names=list(info.feature_names),
-                class_names=list(info.class_names),
-                nominal_features={str(k): int(v) for k, v in info.nominal_features.items()},
-                categories={str(k): list(v) for k, v in info.categories.items()},
-                params=info.params)
+    return dict(
+        name=info.name,
+        feature_names=list(info.feature_names),
+        class_names=list(info.class_names),
+        nominal_features={str(k): int(v) for k, v in info.nominal_features.items()},
+        categories={str(k): list(v) for k, v in info.categories.items()},
+        params=info.params,
+    )
 
 
 def info_from_json(doc: dict) -> StreamInfo:
-    return StreamInfo(name=doc["name"], feature_names=list(doc["feature_names"]),
-                      class_names=list(doc["class_names"]),
-                      nominal_features={int(k): int(v) for k, v in doc["nominal_features"].items()},
-                      categories={int(k): list(v) for k, v in doc["categories"].items()},
-                      params=dict(doc["params"]))
+    return StreamInfo(
+        name=doc["name"],
+        feature_names=list(doc["feature_names"]),
+        class_names=list(doc["class_names"]),
+        nominal_features={int(k): int(v) for k, v in doc["nominal_features"].items()},
+        categories={int(k): list(v) for k, v in doc["categories"].items()},
+        params=dict(doc["params"]),
+    )
 
 
 def _compact(X: np.ndarray) -> np.ndarray:
@@ -80,8 +86,10 @@ def save(path: Path, X: np.ndarray, y: np.ndarray, info: StreamInfo, meta: dict)
 def load(path: Path) -> tuple[np.ndarray, np.ndarray, StreamInfo, dict]:
     """Read a cache written by :func:`save`: ``X`` (float64), ``y``, the info and the meta record."""
     path = Path(path)
-    fix = (f"delete {path} (or pass refresh=True) and the data set is rebuilt from its raw file, "
-           f"downloaded again if that is missing")
+    fix = (
+        f"delete {path} (or pass refresh=True) and the data set is rebuilt from its raw file, "
+        f"downloaded again if that is missing"
+    )
     try:
         with np.load(path, allow_pickle=False) as npz:
             X, y, blob = npz["X"], npz["y"], npz["info"]
@@ -91,11 +99,21 @@ def load(path: Path) -> tuple[np.ndarray, np.ndarray, StreamInfo, dict]:
         info = info_from_json(doc["info"])
         meta = dict(doc["meta"])
     except Exception as exc:  # a truncated zip, a missing key, bad JSON, an object array ...
-        raise CacheError(f"the cache file {path} is damaged ({type(exc).__name__}: {exc}); {fix}") from None
-    if (X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[1] != info.n_features
-            or X.dtype.kind != "f" or y.dtype != np.int64
-            or (y.size and (y.min() < 0 or y.max() >= info.n_classes))):
-        raise CacheError(f"the cache file {path} is inconsistent (X {X.shape} {X.dtype}, "
-                         f"y {y.shape} {y.dtype}, {info.n_features} features and "
-                         f"{info.n_classes} classes recorded); {fix}")
+        raise CacheError(
+            f"the cache file {path} is damaged ({type(exc).__name__}: {exc}); {fix}"
+        ) from None
+    if (
+        X.ndim != 2
+        or y.ndim != 1
+        or X.shape[0] != y.shape[0]
+        or X.shape[1] != info.n_features
+        or X.dtype.kind != "f"
+        or y.dtype != np.int64
+        or (y.size and (y.min() < 0 or y.max() >= info.n_classes))
+    ):
+        raise CacheError(
+            f"the cache file {path} is inconsistent (X {X.shape} {X.dtype}, "
+            f"y {y.shape} {y.dtype}, {info.n_features} features and "
+            f"{info.n_classes} classes recorded); {fix}"
+        )
     return X.astype(np.float64), y, info, meta

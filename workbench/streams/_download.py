@@ -42,6 +42,7 @@ def mirrored(url: str) -> str:
     if not mirror:
         return url
     from urllib.parse import urlsplit
+
     parts = urlsplit(url)
     tail = parts.path + (f"?{parts.query}" if parts.query else "")
     return mirror.rstrip("/") + tail
@@ -49,6 +50,7 @@ def mirrored(url: str) -> str:
 
 def _has_dot_dot(path: str) -> bool:
     from urllib.parse import unquote
+
     return any(seg == ".." for seg in unquote(path).replace("\\", "/").split("/"))
 
 
@@ -69,9 +71,11 @@ def _redirect_guard(url: str, extra_hosts: tuple[str, ...]):
             sent = urlsplit(headers.get("Location") or headers.get("URI") or "").path
             climbs = _has_dot_dot(target.path) or _has_dot_dot(sent)
             if target.scheme not in ("http", "https") or not (same or listed) or climbs:
-                raise DownloadError(f"refused a redirect from {url} to {newurl}: only redirects to "
-                                    f"the same host (or {list(extra_hosts) or 'none other'}) over "
-                                    f"HTTP(S), without '..' in the path, are followed")
+                raise DownloadError(
+                    f"refused a redirect from {url} to {newurl}: only redirects to "
+                    f"the same host (or {list(extra_hosts) or 'none other'}) over "
+                    f"HTTP(S), without '..' in the path, are followed"
+                )
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
     return Guard()
@@ -85,8 +89,9 @@ def show_progress(progress) -> bool:
     return bool(progress)
 
 
-def download(url: str, dest: Path, progress=None, timeout: float = TIMEOUT,
-             extra_hosts: tuple[str, ...] = ()) -> Path:
+def download(
+    url: str, dest: Path, progress=None, timeout: float = TIMEOUT, extra_hosts: tuple[str, ...] = ()
+) -> Path:
     """Download ``url`` to ``dest`` through ``dest.part``; raise :class:`DownloadError` on failure.
 
     The caller turns the error into a message that says where to put the file by hand.
@@ -108,8 +113,15 @@ def download(url: str, dest: Path, progress=None, timeout: float = TIMEOUT,
                 length = response.headers.get("Content-Length")
                 expected = int(length) if length and length.isdigit() else None
                 got = 0
-                with tqdm(total=expected, unit="B", unit_scale=True, unit_divisor=1024,
-                          desc=dest.name, disable=not show_progress(progress), leave=False) as bar:
+                with tqdm(
+                    total=expected,
+                    unit="B",
+                    unit_scale=True,
+                    unit_divisor=1024,
+                    desc=dest.name,
+                    disable=not show_progress(progress),
+                    leave=False,
+                ) as bar:
                     while True:
                         try:
                             chunk = response.read(_CHUNK)
@@ -131,8 +143,10 @@ def download(url: str, dest: Path, progress=None, timeout: float = TIMEOUT,
         except (TimeoutError, ConnectionError, http.client.HTTPException) as exc:
             raise DownloadError(f"{type(exc).__name__}: {exc}") from None
         if expected is not None and got != expected:
-            raise DownloadError(f"the download of {dest.name} was truncated: {got:,} of "
-                                f"{expected:,} bytes arrived (the partial file was removed; try again)")
+            raise DownloadError(
+                f"the download of {dest.name} was truncated: {got:,} of "
+                f"{expected:,} bytes arrived (the partial file was removed; try again)"
+            )
         if got == 0:
             raise DownloadError(f"the server sent an empty file for {dest.name}")
         os.replace(part, dest)

@@ -39,8 +39,10 @@ def parse_numeric(cells: list[str], missing: frozenset[str], column: str) -> np.
     except ValueError:
         for row, c in enumerate(cleaned):
             if _float_or_none(c) is None:
-                raise ValueError(f"column {column!r}: value {c!r} in data row {row + 1} is not a number "
-                                 f"(declare the column nominal, or mark missing cells with '?')") from None
+                raise ValueError(
+                    f"column {column!r}: value {c!r} in data row {row + 1} is not a number "
+                    f"(declare the column nominal, or mark missing cells with '?')"
+                ) from None
         raise
 
 
@@ -61,8 +63,9 @@ def sorted_categories(values) -> list[str]:
     return sorted(distinct)
 
 
-def encode_nominal(cells: list[str], missing: frozenset[str], column: str,
-                   categories: list[str] | None = None) -> tuple[np.ndarray, list[str]]:
+def encode_nominal(
+    cells: list[str], missing: frozenset[str], column: str, categories: list[str] | None = None
+) -> tuple[np.ndarray, list[str]]:
     """Codes (float64, NaN when missing) and the category list (sorted unless given)."""
     if categories is None:
         categories = sorted_categories(c for c in cells if c not in missing)
@@ -73,14 +76,17 @@ def encode_nominal(cells: list[str], missing: frozenset[str], column: str,
     except KeyError:
         for row, c in enumerate(cells):
             if c not in missing and c not in index:
-                raise ValueError(f"column {column!r}: value {c!r} in data row {row + 1} is not one of "
-                                 f"its declared values {categories}") from None
+                raise ValueError(
+                    f"column {column!r}: value {c!r} in data row {row + 1} is not one of "
+                    f"its declared values {categories}"
+                ) from None
         raise
     return np.array(codes, dtype=np.float64), list(categories)
 
 
-def encode_target(cells: list[str], missing: frozenset[str], column: str,
-                  categories: list[str] | None = None) -> tuple[np.ndarray, list[str]]:
+def encode_target(
+    cells: list[str], missing: frozenset[str], column: str, categories: list[str] | None = None
+) -> tuple[np.ndarray, list[str]]:
     """Class labels (int64) and class names.
 
     With declared ``categories`` (an ARFF nominal class) the label is the value's position.  Without,
@@ -89,8 +95,10 @@ def encode_target(cells: list[str], missing: frozenset[str], column: str,
     """
     for row, c in enumerate(cells):
         if c in missing:
-            raise ValueError(f"class column {column!r} is missing in data row {row + 1}: "
-                             f"every instance needs a label")
+            raise ValueError(
+                f"class column {column!r} is missing in data row {row + 1}: "
+                f"every instance needs a label"
+            )
     if categories is None:
         numbers = [_float_or_none(c) for c in cells]
         if all(x is not None and math.isfinite(x) and x >= 0 and x == int(x) for x in numbers):
@@ -108,10 +116,19 @@ def check_matrix(X: np.ndarray, source: str) -> np.ndarray:
         raise ValueError(str(exc)) from None
 
 
-def file_info(path: Path, name: str | None, names: list[str], feature_cols: list[int], t: int,
-              class_names, nominal_features: dict, categories: dict):
+def file_info(
+    path: Path,
+    name: str | None,
+    names: list[str],
+    feature_cols: list[int],
+    t: int,
+    class_names,
+    nominal_features: dict,
+    categories: dict,
+):
     """The :class:`StreamInfo` of a table read from ``path`` (CSV or ARFF), class column ``t``."""
     from .info import StreamInfo
+
     return StreamInfo(
         name=name or path.name.split(".")[0],
         feature_names=[names[j] for j in feature_cols],

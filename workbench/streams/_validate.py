@@ -23,7 +23,9 @@ def check_n(n: Any, name: str = "n") -> int:
             raise ValueError(f"{name} must be a positive integer, got {n!r}")
         value = int(n)
     if value < 1:
-        raise ValueError(f"{name} must be at least 1 (a stream of length zero is not a stream), got {value}")
+        raise ValueError(
+            f"{name} must be at least 1 (a stream of length zero is not a stream), got {value}"
+        )
     return value
 
 
@@ -73,8 +75,10 @@ def as_feature_matrix(X: Any, name: str = "X") -> np.ndarray:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be numeric; it holds values that are not numbers "
-                             f"(encode nominal columns as integer codes, e.g. with read_csv)") from exc
+            raise ValueError(
+                f"{name} must be numeric; it holds values that are not numbers "
+                f"(encode nominal columns as integer codes, e.g. with read_csv)"
+            ) from exc
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric, got an array of dtype {arr.dtype}")
     if arr.ndim != 2:
@@ -89,8 +93,10 @@ def as_feature_matrix(X: Any, name: str = "X") -> np.ndarray:
     bad = np.isinf(arr)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(f"{name} contains an infinity (first at row {i}, column {j}); "
-                         f"only NaN is allowed, as a missing value")
+        raise ValueError(
+            f"{name} contains an infinity (first at row {i}, column {j}); "
+            f"only NaN is allowed, as a missing value"
+        )
     return arr
 
 
@@ -113,10 +119,14 @@ def as_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
             raise ValueError(f"{name} contains NaN or infinity: every instance needs a class label")
         labels = arr.astype(np.int64)
         if not np.array_equal(labels, arr):
-            raise ValueError(f"{name} must hold integer class labels 0..K-1, found non-integer values")
+            raise ValueError(
+                f"{name} must hold integer class labels 0..K-1, found non-integer values"
+            )
     else:
-        raise ValueError(f"{name} must hold integer class labels 0..K-1, got dtype {arr.dtype} "
-                         f"(encode string classes first, e.g. np.unique(y, return_inverse=True))")
+        raise ValueError(
+            f"{name} must hold integer class labels 0..K-1, got dtype {arr.dtype} "
+            f"(encode string classes first, e.g. np.unique(y, return_inverse=True))"
+        )
     if labels.min() < 0:
         raise ValueError(f"{name} must hold class labels 0..K-1, found {labels.min()}")
     return np.ascontiguousarray(labels)
@@ -129,11 +139,15 @@ def check_nominal_codes(X: np.ndarray, nominal_features: dict[int, int]) -> None
         if not 0 <= j < d:
             raise ValueError(f"nominal feature column {j} is out of range for {d} columns")
         if n_values < 1:
-            raise ValueError(f"nominal feature column {j} must have at least one value, got {n_values}")
+            raise ValueError(
+                f"nominal feature column {j} must have at least one value, got {n_values}"
+            )
         col = X[:, j]
         present = col[~np.isnan(col)]
         if present.size == 0:
             continue
         if np.any(present != np.floor(present)) or present.min() < 0 or present.max() >= n_values:
-            raise ValueError(f"nominal feature column {j} must hold integer codes 0..{n_values - 1} "
-                             f"(or NaN), found values outside that set")
+            raise ValueError(
+                f"nominal feature column {j} must hold integer codes 0..{n_values - 1} "
+                f"(or NaN), found values outside that set"
+            )

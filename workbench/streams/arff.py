@@ -14,8 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ._tabular import (check_matrix, encode_nominal, encode_target, file_info, open_text,
-                       parse_numeric)
+from ._tabular import (
+    check_matrix,
+    encode_nominal,
+    encode_target,
+    file_info,
+    open_text,
+    parse_numeric,
+)
 from ._validate import as_feature_matrix, as_labels, check_nominal_codes
 from .info import StreamInfo
 
@@ -76,7 +82,7 @@ def _take_name(rest: str, lineno: int) -> tuple[str, str]:
             i += 1
         if i >= len(rest):
             raise ValueError(f"line {lineno}: unterminated quote in a name")
-        return "".join(buf), rest[i + 1:].strip()
+        return "".join(buf), rest[i + 1 :].strip()
     parts = rest.split(None, 1)
     return parts[0], (parts[1].strip() if len(parts) > 1 else "")
 
@@ -91,28 +97,36 @@ def _parse_header(lines, path) -> tuple[str, list[tuple[str, list[str] | None]],
         if not line or line.startswith("%"):
             continue
         keyword = line.split(None, 1)[0].lower()
-        rest = line[len(keyword):]
+        rest = line[len(keyword) :]
         if keyword == "@relation":
             relation, _ = _take_name(rest, lineno)
         elif keyword == "@attribute":
             name, kind = _take_name(rest, lineno)
             if kind.startswith("{"):
                 if not kind.endswith("}"):
-                    raise ValueError(f"{path}, line {lineno}: nominal value set of {name!r} is not closed by '}}'")
+                    raise ValueError(
+                        f"{path}, line {lineno}: nominal value set of {name!r} is not closed by '}}'"
+                    )
                 inner = kind[1:-1].strip()
                 values = _split_fields(inner, lineno) if inner else []
                 if len(set(values)) != len(values):
-                    raise ValueError(f"{path}, line {lineno}: attribute {name!r} declares a value twice")
+                    raise ValueError(
+                        f"{path}, line {lineno}: attribute {name!r} declares a value twice"
+                    )
                 attributes.append((name, values))
             elif kind.lower() in _NUMERIC_TYPES:
                 attributes.append((name, None))
             else:
-                raise ValueError(f"{path}, line {lineno}: attribute {name!r} has type {kind!r}; only "
-                                 f"numeric, real, integer and nominal {{...}} attributes are supported")
+                raise ValueError(
+                    f"{path}, line {lineno}: attribute {name!r} has type {kind!r}; only "
+                    f"numeric, real, integer and nominal {{...}} attributes are supported"
+                )
         elif keyword == "@data":
             break
         else:
-            raise ValueError(f"{path}, line {lineno}: expected @relation, @attribute or @data, got {line[:40]!r}")
+            raise ValueError(
+                f"{path}, line {lineno}: expected @relation, @attribute or @data, got {line[:40]!r}"
+            )
     else:
         raise ValueError(f"{path}: no @data section")
     if not attributes:
@@ -162,7 +176,9 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
             if len(fields) == width + 1 and fields[-1] == "":  # MOA ends its rows with a comma
                 fields.pop()
             if len(fields) != width:
-                raise ValueError(f"{path}, line {lineno}: {len(fields)} values where {width} attributes are declared")
+                raise ValueError(
+                    f"{path}, line {lineno}: {len(fields)} values where {width} attributes are declared"
+                )
             rows.append(fields)
     if not rows:
         raise ValueError(f"{path} has no data rows: a stream of length zero")
@@ -174,8 +190,14 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
         if target not in names:
             raise ValueError(f"target {target!r} is not an attribute; the attributes are {names}")
         t = names.index(target)
-    elif isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not -width <= target < width:
-        raise ValueError(f"target must be an attribute name or an index in [-{width}, {width}), got {target!r}")
+    elif (
+        isinstance(target, bool)
+        or not isinstance(target, (int, np.integer))
+        or not -width <= target < width
+    ):
+        raise ValueError(
+            f"target must be an attribute name or an index in [-{width}, {width}), got {target!r}"
+        )
     else:
         t = int(target) % width
 
@@ -195,8 +217,13 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
     X = check_matrix(X, str(path))
     if not return_info:
         return X, y
-    return X, y, file_info(path, relation, names, feature_cols, t, class_names,
-                           nominal_features, categories)
+    return (
+        X,
+        y,
+        file_info(
+            path, relation, names, feature_cols, t, class_names, nominal_features, categories
+        ),
+    )
 
 
 def _quote(text: str) -> str:
@@ -245,7 +272,9 @@ def write_arff(path, X, y, info: StreamInfo | None = None, relation: str = "stre
         if len(feature_names) != d:
             raise ValueError(f"info has {len(feature_names)} feature names but X has {d} columns")
         if int(y.max()) >= len(class_names):
-            raise ValueError(f"y holds label {int(y.max())} but info has only {len(class_names)} class names")
+            raise ValueError(
+                f"y holds label {int(y.max())} but info has only {len(class_names)} class names"
+            )
     if len(set(feature_names)) != d:
         raise ValueError("feature names must be distinct in an ARFF file")
     if len(set(class_names)) != len(class_names):
@@ -264,25 +293,33 @@ def write_arff(path, X, y, info: StreamInfo | None = None, relation: str = "stre
     named = [(v, f"column {j}'s categories") for j, v in value_names.items()]
     for names, what in named + [(class_names, "class names")]:
         if "?" in names or "" in names:
-            raise ValueError(f"{what} include '?' or the empty string, which ARFF reads as a missing value")
+            raise ValueError(
+                f"{what} include '?' or the empty string, which ARFF reads as a missing value"
+            )
     class_attr = "class"
     while class_attr in feature_names:
         class_attr += "_"
 
     header = [f"@relation {_quote(relation)}", ""]
     for j, fname in enumerate(feature_names):
-        kind = "{" + ",".join(_quote(v) for v in value_names[j]) + "}" if j in value_names else "numeric"
+        kind = (
+            "{" + ",".join(_quote(v) for v in value_names[j]) + "}"
+            if j in value_names
+            else "numeric"
+        )
         header.append(f"@attribute {_quote(fname)} {kind}")
     header.append(f"@attribute {_quote(class_attr)} {{{','.join(_quote(c) for c in class_names)}}}")
     header += ["", "@data"]
 
-    quoted_values = {j: np.array([_quote(v) for v in names] + ["?"], dtype=object)
-                     for j, names in value_names.items()}
+    quoted_values = {
+        j: np.array([_quote(v) for v in names] + ["?"], dtype=object)
+        for j, names in value_names.items()
+    }
     quoted_classes = np.array([_quote(c) for c in class_names], dtype=object)
     with open_text(path, "w") as fh:
         fh.write("\n".join(header) + "\n")
         for start in range(0, n, _CHUNK):
-            block = X[start:start + _CHUNK]
+            block = X[start : start + _CHUNK]
             missing = np.isnan(block)
             columns = []
             for j in range(d):
@@ -293,5 +330,5 @@ def write_arff(path, X, y, info: StreamInfo | None = None, relation: str = "stre
                     text = block[:, j].astype(str)
                     text[missing[:, j]] = "?"
                     columns.append(text.tolist())
-            columns.append(quoted_classes[y[start:start + _CHUNK]].tolist())
+            columns.append(quoted_classes[y[start : start + _CHUNK]].tolist())
             fh.write("\n".join(map(",".join, zip(*columns))) + "\n")

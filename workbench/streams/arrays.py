@@ -10,9 +10,15 @@ from ._validate import as_feature_matrix, as_labels, check_int, check_nominal_co
 from .info import StreamInfo
 
 
-def from_arrays(X, y, nominal_features: Mapping[int, int] | Iterable[int] | None = None,
-                feature_names: Sequence[str] | None = None, class_names: Sequence[str] | None = None,
-                name: str = "arrays", return_info: bool = False):
+def from_arrays(
+    X,
+    y,
+    nominal_features: Mapping[int, int] | Iterable[int] | None = None,
+    feature_names: Sequence[str] | None = None,
+    class_names: Sequence[str] | None = None,
+    name: str = "arrays",
+    return_info: bool = False,
+):
     """Check and convert a feature matrix and labels into a stream.
 
     ``X`` becomes a C-contiguous float64 matrix ``[n, d]`` (no copy when it already is one) and
@@ -48,7 +54,9 @@ def from_arrays(X, y, nominal_features: Mapping[int, int] | Iterable[int] | None
     if class_names is not None:
         class_names = [str(c) for c in class_names]
         if int(y.max()) >= len(class_names):
-            raise ValueError(f"y holds label {int(y.max())} but only {len(class_names)} class names were given")
+            raise ValueError(
+                f"y holds label {int(y.max())} but only {len(class_names)} class names were given"
+            )
     else:
         class_names = [str(k) for k in range(int(y.max()) + 1)]
     if feature_names is not None:
@@ -63,7 +71,8 @@ def from_arrays(X, y, nominal_features: Mapping[int, int] | Iterable[int] | None
         if isinstance(nominal_features, Mapping):
             for j, k in nominal_features.items():
                 nominal[check_int(j, "a nominal feature column", 0, d - 1)] = check_int(
-                    k, f"the number of values of nominal column {j}", 1)
+                    k, f"the number of values of nominal column {j}", 1
+                )
         else:
             for j in nominal_features:
                 j = check_int(j, "a nominal feature column", 0, d - 1)

@@ -8,8 +8,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ._tabular import (DEFAULT_MISSING, check_matrix, encode_nominal, encode_target,
-                       file_info, open_text, parse_numeric, try_numeric)
+from ._tabular import (
+    DEFAULT_MISSING,
+    check_matrix,
+    encode_nominal,
+    encode_target,
+    file_info,
+    open_text,
+    parse_numeric,
+    try_numeric,
+)
 
 
 def _column_index(key, names: list[str], what: str) -> int:
@@ -26,9 +34,16 @@ def _column_index(key, names: list[str], what: str) -> int:
     return int(key) % d
 
 
-def read_csv(path, target: int | str = -1, nominal: Iterable[int | str] | None = None,
-             missing: Sequence[str] = DEFAULT_MISSING, delimiter: str = ",", header: bool = True,
-             name: str | None = None, return_info: bool = False):
+def read_csv(
+    path,
+    target: int | str = -1,
+    nominal: Iterable[int | str] | None = None,
+    missing: Sequence[str] = DEFAULT_MISSING,
+    delimiter: str = ",",
+    header: bool = True,
+    name: str | None = None,
+    return_info: bool = False,
+):
     """Read a stream from a CSV file (``.csv`` or ``.csv.gz``).
 
     Parameters
@@ -81,7 +96,9 @@ def read_csv(path, target: int | str = -1, nominal: Iterable[int | str] | None =
         raise ValueError(f"{path} has no data rows: a stream of length zero")
     width = len(names)
     if width < 2:
-        raise ValueError(f"{path} needs at least one feature column and a class column, found {width} column(s)")
+        raise ValueError(
+            f"{path} needs at least one feature column and a class column, found {width} column(s)"
+        )
     for i, row in enumerate(rows):
         if len(row) != width:
             line = i + 2 if header else i + 1
@@ -116,5 +133,8 @@ def read_csv(path, target: int | str = -1, nominal: Iterable[int | str] | None =
     X = check_matrix(X, str(path))
     if not return_info:
         return X, y
-    return X, y, file_info(path, name, names, feature_cols, t, class_names, nominal_features,
-                           categories)
+    return (
+        X,
+        y,
+        file_info(path, name, names, feature_cols, t, class_names, nominal_features, categories),
+    )

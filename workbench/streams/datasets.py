@@ -12,15 +12,21 @@ from .csvio import read_csv
 
 #: Name -> (file in ``data/``, or None for a set that comes with scikit-learn; one-line description).
 DATASETS = {
-    "electricity": ("electricity.csv.gz",
-                    "NSW electricity prices (Harries 1999), MOA's elecNormNew without date and day: "
-                    "45,312 rows, 6 numeric features in [0, 1], class 1 = price up"),
-    "adult": ("adult.csv.gz",
-              "UCI Adult census income (Becker and Kohavi 1996), rows with missing values removed: "
-              "30,162 rows, 6 numeric + 8 nominal features, class 1 = income >50K"),
-    "breast_cancer": (None,
-                      "Wisconsin diagnostic breast cancer (Street, Wolberg and Mangasarian 1993) as "
-                      "scikit-learn ships it: 569 rows, 30 numeric features, class 1 = benign"),
+    "electricity": (
+        "electricity.csv.gz",
+        "NSW electricity prices (Harries 1999), MOA's elecNormNew without date and day: "
+        "45,312 rows, 6 numeric features in [0, 1], class 1 = price up",
+    ),
+    "adult": (
+        "adult.csv.gz",
+        "UCI Adult census income (Becker and Kohavi 1996), rows with missing values removed: "
+        "30,162 rows, 6 numeric + 8 nominal features, class 1 = income >50K",
+    ),
+    "breast_cancer": (
+        None,
+        "Wisconsin diagnostic breast cancer (Street, Wolberg and Mangasarian 1993) as "
+        "scikit-learn ships it: 569 rows, 30 numeric features, class 1 = benign",
+    ),
 }
 
 
@@ -46,6 +52,7 @@ def load(name: str, return_info: bool = False, shuffle: bool = False, seed: int 
     if not isinstance(name, str) or name.lower() not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; the shipped ones are {sorted(DATASETS)}")
     from .remote import _shuffled
+
     X, y, info = _load_cached(name.lower())
     # Copies, so that a caller who edits the arrays or the info does not change the next load.
     X, y = _shuffled(X.copy(), y.copy(), shuffle, seed)
@@ -68,12 +75,16 @@ def _breast_cancer():
     from sklearn.datasets import load_breast_cancer
 
     from .info import StreamInfo
+
     bunch = load_breast_cancer()
     X = np.ascontiguousarray(bunch.data, dtype=np.float64)
     y = np.asarray(bunch.target, dtype=np.int64)
-    info = StreamInfo(name="breast_cancer", feature_names=[str(f) for f in bunch.feature_names],
-                      class_names=[str(c) for c in bunch.target_names],
-                      params=dict(source="sklearn.datasets.load_breast_cancer"))
+    info = StreamInfo(
+        name="breast_cancer",
+        feature_names=[str(f) for f in bunch.feature_names],
+        class_names=[str(c) for c in bunch.target_names],
+        params=dict(source="sklearn.datasets.load_breast_cancer"),
+    )
     return X, y, info
 
 
@@ -89,9 +100,16 @@ def electricity(return_info: bool = False, shuffle: bool = False, seed: int | No
     return load("electricity", return_info=return_info, shuffle=shuffle, seed=seed)
 
 
-def adult(return_info: bool = False, full: bool = False, data_home=None, download: bool = True,
-          shuffle: bool = False, seed: int | None = None, refresh: bool = False,
-          progress: bool | None = None):
+def adult(
+    return_info: bool = False,
+    full: bool = False,
+    data_home=None,
+    download: bool = True,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     """The Adult stream: 30,162 people, 14 features (8 nominal), 2 classes (``>50K`` is class 1).
 
     The nominal columns (type_employer, education, marital, occupation, relationship, race, sex,
@@ -104,8 +122,10 @@ def adult(return_info: bool = False, full: bool = False, data_home=None, downloa
     """
     if full:
         from .remote import fetch
-        return fetch("adult_full", data_home, download, return_info, shuffle, seed, None,
-                     refresh, progress)
+
+        return fetch(
+            "adult_full", data_home, download, return_info, shuffle, seed, None, refresh, progress
+        )
     return load("adult", return_info=return_info, shuffle=shuffle, seed=seed)
 
 

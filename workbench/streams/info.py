@@ -67,5 +67,7 @@ class StreamInfo:
         return [j for j in range(self.n_features) if j not in self.nominal_features]
 
     def __repr__(self) -> str:
-        return (f"StreamInfo(name={self.name!r}, n_features={self.n_features}, "
-                f"n_classes={self.n_classes}, nominal_features={self.nominal_features!r})")
+        return (
+            f"StreamInfo(name={self.name!r}, n_features={self.n_features}, "
+            f"n_classes={self.n_classes}, nominal_features={self.nominal_features!r})"
+        )

@@ -11,22 +11,30 @@ from .info import StreamInfo
 SEGMENTS = ("top", "upper_left", "upper_right", "middle", "lower_left", "lower_right", "bottom")
 
 #: ``DIGITS[k, s]`` is 1 when segment ``s`` is lit to display digit ``k``.
-DIGITS = np.array([
-    [1, 1, 1, 0, 1, 1, 1],  # 0
-    [0, 0, 1, 0, 0, 1, 0],  # 1
-    [1, 0, 1, 1, 1, 0, 1],  # 2
-    [1, 0, 1, 1, 0, 1, 1],  # 3
-    [0, 1, 1, 1, 0, 1, 0],  # 4
-    [1, 1, 0, 1, 0, 1, 1],  # 5
-    [1, 1, 0, 1, 1, 1, 1],  # 6
-    [1, 0, 1, 0, 0, 1, 0],  # 7
-    [1, 1, 1, 1, 1, 1, 1],  # 8
-    [1, 1, 1, 1, 0, 1, 1],  # 9
-], dtype=np.int64)
+DIGITS = np.array(
+    [
+        [1, 1, 1, 0, 1, 1, 1],  # 0
+        [0, 0, 1, 0, 0, 1, 0],  # 1
+        [1, 0, 1, 1, 1, 0, 1],  # 2
+        [1, 0, 1, 1, 0, 1, 1],  # 3
+        [0, 1, 1, 1, 0, 1, 0],  # 4
+        [1, 1, 0, 1, 0, 1, 1],  # 5
+        [1, 1, 0, 1, 1, 1, 1],  # 6
+        [1, 0, 1, 0, 0, 1, 0],  # 7
+        [1, 1, 1, 1, 1, 1, 1],  # 8
+        [1, 1, 1, 1, 0, 1, 1],  # 9
+    ],
+    dtype=np.int64,
+)
 
 
-def led(n: int = 100_000, seed: int | None = 1, noise: float = 0.1, irrelevant: int = 17,
-        return_info: bool = False):
+def led(
+    n: int = 100_000,
+    seed: int | None = 1,
+    noise: float = 0.1,
+    irrelevant: int = 17,
+    return_info: bool = False,
+):
     """Draw ``n`` instances of the LED digit problem: 10 equally likely classes.
 
     The class is the digit ``k`` (uniform on 0..9).  The first 7 attributes are the display's
@@ -63,7 +71,8 @@ def led(n: int = 100_000, seed: int | None = 1, noise: float = 0.1, irrelevant: 
     d = 7 + irrelevant
     info = StreamInfo(
         name="led",
-        feature_names=[f"seg_{s}" for s in SEGMENTS] + [f"irrelevant{i + 1}" for i in range(irrelevant)],
+        feature_names=[f"seg_{s}" for s in SEGMENTS]
+        + [f"irrelevant{i + 1}" for i in range(irrelevant)],
         class_names=[str(k) for k in range(10)],
         nominal_features={j: 2 for j in range(d)},
         categories={j: ["0", "1"] for j in range(d)},

@@ -23,9 +23,14 @@ def _label_names(values) -> list[str]:
     return [f"{v:+g}" if signed else f"{v:g}" for v in values]
 
 
-def read_libsvm(path, n_features: int | None = None, zero_based: bool = False,
-                classes: Sequence[float] | None = None, name: str | None = None,
-                return_info: bool = False):
+def read_libsvm(
+    path,
+    n_features: int | None = None,
+    zero_based: bool = False,
+    classes: Sequence[float] | None = None,
+    name: str | None = None,
+    return_info: bool = False,
+):
     """Read a stream from a LIBSVM sparse file (plain, ``.gz`` or ``.bz2``).
 
     Parameters
@@ -64,11 +69,13 @@ def read_libsvm(path, n_features: int | None = None, zero_based: bool = False,
     width = Xs.shape[1]
     if n_features is not None:
         if width > n_features:
-            raise ValueError(f"{path} has {width} feature columns where {n_features} are expected "
-                             f"(its largest feature index is {width - 1 if zero_based else width})")
+            raise ValueError(
+                f"{path} has {width} feature columns where {n_features} are expected "
+                f"(its largest feature index is {width - 1 if zero_based else width})"
+            )
         width = n_features
     X = np.zeros((Xs.shape[0], width), dtype=np.float64)
-    X[:, :Xs.shape[1]] = Xs.toarray()
+    X[:, : Xs.shape[1]] = Xs.toarray()
     values = np.unique(labels) if classes is None else np.asarray(classes, dtype=np.float64)
     order = np.argsort(values, kind="stable")
     pos = np.searchsorted(values[order], labels)
@@ -76,15 +83,18 @@ def read_libsvm(path, n_features: int | None = None, zero_based: bool = False,
     known = values[order][pos] == labels
     if not known.all():
         bad = sorted(set(labels[~known].tolist()))[:10]
-        raise ValueError(f"{path}: label(s) {bad} are not among the expected classes "
-                         f"{values.tolist()}")
+        raise ValueError(
+            f"{path}: label(s) {bad} are not among the expected classes {values.tolist()}"
+        )
     y = order[pos].astype(np.int64)
     X = check_matrix(X, str(path))
     if not return_info:
         return X, y
     first = 0 if zero_based else 1
-    info = StreamInfo(name=name or path.name.split(".")[0],
-                      feature_names=[f"f{j + first}" for j in range(width)],
-                      class_names=_label_names([float(v) for v in values]),
-                      params=dict(source=str(path)))
+    info = StreamInfo(
+        name=name or path.name.split(".")[0],
+        feature_names=[f"f{j + first}" for j in range(width)],
+        class_names=_label_names([float(v) for v in values]),
+        params=dict(source=str(path)),
+    )
     return X, y, info

@@ -1,4 +1,5 @@
 """RandCBT (paper 000, Algorithm 4): streams from random complete binary trees over [0, 1]^d."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -70,11 +71,15 @@ class RandCBTConcept:
         out = ["digraph rand_cbt {", '  node [fontname="Helvetica", fontsize=10];']
         for i in range(self.feature.shape[0]):
             if self.feature[i] < 0:
-                out.append(f'  n{i} [label="P(Y=1) = {self.p1[i]:.2f}", shape=box, '
-                           f'style=filled, fillcolor="{"#fdb462" if self.p1[i] > .5 else "#80b1d3"}"];')
+                out.append(
+                    f'  n{i} [label="P(Y=1) = {self.p1[i]:.2f}", shape=box, '
+                    f'style=filled, fillcolor="{"#fdb462" if self.p1[i] > 0.5 else "#80b1d3"}"];'
+                )
             else:
-                out.append(f'  n{i} [label="{names[self.feature[i]]} <= '
-                           f'{self.threshold[i]:.3f}", shape=ellipse];')
+                out.append(
+                    f'  n{i} [label="{names[self.feature[i]]} <= '
+                    f'{self.threshold[i]:.3f}", shape=ellipse];'
+                )
                 out.append(f'  n{i} -> n{self.children[i, 0]} [label="yes"];')
                 out.append(f'  n{i} -> n{self.children[i, 1]} [label="no"];')
         out.append("}")
@@ -113,13 +118,25 @@ def grow_rand_cbt(n_leaves: int, d: int, q: float, rng: np.random.Generator) -> 
 
     # the root counts as a left child (it only matters for a one-leaf tree)
     node(n_leaves, True, 0, np.zeros(d), np.ones(d))
-    return RandCBTConcept(np.array(feature, np.int64), np.array(threshold),
-                          np.array(children, np.int64), np.array(p1), np.array(depth, np.int64),
-                          np.array(lower), np.array(upper))
+    return RandCBTConcept(
+        np.array(feature, np.int64),
+        np.array(threshold),
+        np.array(children, np.int64),
+        np.array(p1),
+        np.array(depth, np.int64),
+        np.array(lower),
+        np.array(upper),
+    )
 
 
-def rand_cbt(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50, d: int = 5,
-             q: float = 0.7, return_info: bool = False):
+def rand_cbt(
+    n: int = 100_000,
+    seed: int | None = 1,
+    n_leaves: int = 50,
+    d: int = 5,
+    q: float = 0.7,
+    return_info: bool = False,
+):
     """Stream from a random complete binary tree (paper 000, Algorithm 4 and Sec. VII-A).
 
     The tree has ``n_leaves`` leaves over [0, 1]^d; leaf i labels an example 1 with
@@ -140,8 +157,9 @@ def rand_cbt(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50, d: int 
     d = check_int(d, "d", low=1)
     q = check_probability(q, "q")
     if n < n_leaves:
-        raise ValueError(f"n = {n} is smaller than n_leaves = {n_leaves}: every leaf needs an "
-                         "example")
+        raise ValueError(
+            f"n = {n} is smaller than n_leaves = {n_leaves}: every leaf needs an example"
+        )
     rng = np.random.default_rng(check_seed(seed))
     tree = grow_rand_cbt(n_leaves, d, q, rng)
     leaves = tree.leaves
@@ -154,7 +172,11 @@ def rand_cbt(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50, d: int 
     X, y = np.ascontiguousarray(X[order]), y[order]
     if not return_info:
         return X, y
-    info = StreamInfo(name="rand_cbt", feature_names=[f"x{j}" for j in range(d)],
-                      class_names=["0", "1"], tree=tree,
-                      params={"n": n, "seed": seed, "n_leaves": n_leaves, "d": d, "q": q})
+    info = StreamInfo(
+        name="rand_cbt",
+        feature_names=[f"x{j}" for j in range(d)],
+        class_names=["0", "1"],
+        tree=tree,
+        params={"n": n, "seed": seed, "n_leaves": n_leaves, "d": d, "q": q},
+    )
     return X, y, info

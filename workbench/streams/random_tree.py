@@ -80,9 +80,12 @@ class RandomTreeConcept:
             raise ValueError(f"X must be 2-D with {d} columns, got shape {X.shape}")
         if np.isnan(X).any():
             raise ValueError("X contains NaN: the generating tree has no rule for missing values")
-        nominal = X[:, :self.n_nominal]
-        if nominal.size and (np.any(nominal != np.floor(nominal)) or nominal.min() < 0
-                             or nominal.max() >= self.n_values):
+        nominal = X[:, : self.n_nominal]
+        if nominal.size and (
+            np.any(nominal != np.floor(nominal))
+            or nominal.min() < 0
+            or nominal.max() >= self.n_values
+        ):
             raise ValueError(f"nominal columns must hold integer codes 0..{self.n_values - 1}")
         return X
 
@@ -118,10 +121,14 @@ class RandomTreeConcept:
         """(child, condition text) for every child of inner node ``i``."""
         j = int(self.feature[i])
         if j < self.n_nominal:
-            return [(int(c), f"{self._name(j)} = {v}") for v, c in enumerate(self.children[i]) if c >= 0]
+            return [
+                (int(c), f"{self._name(j)} = {v}") for v, c in enumerate(self.children[i]) if c >= 0
+            ]
         t = self.threshold[i]
-        return [(int(self.children[i, 0]), f"{self._name(j)} < {t:.4g}"),
-                (int(self.children[i, 1]), f"{self._name(j)} >= {t:.4g}")]
+        return [
+            (int(self.children[i, 0]), f"{self._name(j)} < {t:.4g}"),
+            (int(self.children[i, 1]), f"{self._name(j)} >= {t:.4g}"),
+        ]
 
     def to_text(self) -> str:
         """The tree as indented rules, one line per branch, leaves as ``: class k``."""
@@ -160,9 +167,17 @@ class RandomTreeConcept:
         return self.to_text()
 
 
-def grow_random_tree(tree_seed: int, n_classes: int = 2, n_nominal: int = 5, n_numeric: int = 5,
-                     n_values: int = 5, max_depth: int = 5, first_leaf_level: int = 3,
-                     leaf_fraction: float = 0.15, feature_names: list[str] | None = None) -> RandomTreeConcept:
+def grow_random_tree(
+    tree_seed: int,
+    n_classes: int = 2,
+    n_nominal: int = 5,
+    n_numeric: int = 5,
+    n_values: int = 5,
+    max_depth: int = 5,
+    first_leaf_level: int = 3,
+    leaf_fraction: float = 0.15,
+    feature_names: list[str] | None = None,
+) -> RandomTreeConcept:
     """Grow the concept tree of MOA's ``RandomTreeGenerator`` (see :func:`random_tree`)."""
     rng = JavaRandom(tree_seed)
     feature: list[int] = []
@@ -173,8 +188,10 @@ def grow_random_tree(tree_seed: int, n_classes: int = 2, n_nominal: int = 5, n_n
 
     def new_node(d: int) -> int:
         if len(feature) >= MAX_TREE_NODES:
-            raise ValueError(f"the random tree exceeds {MAX_TREE_NODES} nodes; lower max_depth or "
-                             f"raise leaf_fraction")
+            raise ValueError(
+                f"the random tree exceeds {MAX_TREE_NODES} nodes; lower max_depth or "
+                f"raise leaf_fraction"
+            )
         feature.append(-1)
         threshold.append(np.nan)
         children.append([])
@@ -185,7 +202,9 @@ def grow_random_tree(tree_seed: int, n_classes: int = 2, n_nominal: int = 5, n_n
     def grow(d: int, nominal_left: list[int], low: list[float], high: list[float]) -> int:
         i = new_node(d)
         # MOA draws the leaf coin only between first_leaf_level and max_depth (short-circuit order).
-        is_leaf = d >= max_depth or (d >= first_leaf_level and leaf_fraction >= 1.0 - rng.next_double())
+        is_leaf = d >= max_depth or (
+            d >= first_leaf_level and leaf_fraction >= 1.0 - rng.next_double()
+        )
         n_candidates = len(nominal_left) + n_numeric
         if is_leaf or n_candidates == 0:  # MOA fails on the second case; we stop with a leaf
             label[i] = rng.next_int(n_classes)
@@ -194,7 +213,9 @@ def grow_random_tree(tree_seed: int, n_classes: int = 2, n_nominal: int = 5, n_n
         if chosen < len(nominal_left):
             j = nominal_left[chosen]
             feature[i] = j
-            remaining = [a for a in nominal_left if a != j]  # a nominal attribute is used once per path
+            remaining = [
+                a for a in nominal_left if a != j
+            ]  # a nominal attribute is used once per path
             children[i] = [grow(d + 1, remaining, low, high) for _ in range(n_values)]
         else:
             k = chosen - len(nominal_left)
@@ -214,21 +235,34 @@ def grow_random_tree(tree_seed: int, n_classes: int = 2, n_nominal: int = 5, n_n
     width = max(2, n_values if n_nominal else 2)
     child_array = np.full((len(feature), width), -1, dtype=np.int64)
     for i, kids in enumerate(children):
-        child_array[i, :len(kids)] = kids
+        child_array[i, : len(kids)] = kids
     return RandomTreeConcept(
         feature=np.asarray(feature, dtype=np.int64),
         threshold=np.asarray(threshold, dtype=np.float64),
         children=child_array,
         label=np.asarray(label, dtype=np.int64),
         depth=np.asarray(depth, dtype=np.int64),
-        n_nominal=n_nominal, n_numeric=n_numeric, n_values=n_values, n_classes=n_classes,
+        n_nominal=n_nominal,
+        n_numeric=n_numeric,
+        n_values=n_values,
+        n_classes=n_classes,
         feature_names=list(feature_names) if feature_names else [],
     )
 
 
-def random_tree(n: int = 100_000, seed: int | None = 1, n_classes: int = 2, n_nominal: int = 5,
-                n_numeric: int = 5, n_values: int = 5, max_depth: int = 5, first_leaf_level: int = 3,
-                leaf_fraction: float = 0.15, tree_seed: int | None = None, return_info: bool = False):
+def random_tree(
+    n: int = 100_000,
+    seed: int | None = 1,
+    n_classes: int = 2,
+    n_nominal: int = 5,
+    n_numeric: int = 5,
+    n_values: int = 5,
+    max_depth: int = 5,
+    first_leaf_level: int = 3,
+    leaf_fraction: float = 0.15,
+    tree_seed: int | None = None,
+    return_info: bool = False,
+):
     """Draw ``n`` instances labelled by a random tree, with the semantics of MOA's ``RandomTreeGenerator``.
 
     **The tree** (grown once, from ``tree_seed``; defaults equal MOA's ``-c 2 -o 5 -u 5 -v 5 -d 5
@@ -279,9 +313,20 @@ def random_tree(n: int = 100_000, seed: int | None = 1, n_classes: int = 2, n_no
     else:
         tree_seed = check_int(tree_seed, "tree_seed", -(2**63), 2**63 - 1)
 
-    names = [f"nominal{j + 1}" for j in range(n_nominal)] + [f"numeric{j + 1}" for j in range(n_numeric)]
-    tree = grow_random_tree(tree_seed, n_classes, n_nominal, n_numeric, n_values, max_depth,
-                            first_leaf_level, leaf_fraction, names)
+    names = [f"nominal{j + 1}" for j in range(n_nominal)] + [
+        f"numeric{j + 1}" for j in range(n_numeric)
+    ]
+    tree = grow_random_tree(
+        tree_seed,
+        n_classes,
+        n_nominal,
+        n_numeric,
+        n_values,
+        max_depth,
+        first_leaf_level,
+        leaf_fraction,
+        names,
+    )
     rng = np.random.default_rng(seed)
     X = np.empty((n, n_nominal + n_numeric), dtype=np.float64)
     X[:, :n_nominal] = rng.integers(0, n_values, size=(n, n_nominal))
@@ -296,8 +341,17 @@ def random_tree(n: int = 100_000, seed: int | None = 1, n_classes: int = 2, n_no
         nominal_features={j: n_values for j in range(n_nominal)},
         categories={j: [str(v) for v in range(n_values)] for j in range(n_nominal)},
         tree=tree,
-        params=dict(n=n, seed=seed, tree_seed=tree_seed, n_classes=n_classes, n_nominal=n_nominal,
-                    n_numeric=n_numeric, n_values=n_values, max_depth=max_depth,
-                    first_leaf_level=first_leaf_level, leaf_fraction=leaf_fraction),
+        params=dict(
+            n=n,
+            seed=seed,
+            tree_seed=tree_seed,
+            n_classes=n_classes,
+            n_nominal=n_nominal,
+            n_numeric=n_numeric,
+            n_values=n_values,
+            max_depth=max_depth,
+            first_leaf_level=first_leaf_level,
+            leaf_fraction=leaf_fraction,
+        ),
     )
     return X, y, info

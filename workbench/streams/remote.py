@@ -30,7 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from . import _cache
-from ._download import ENV_MIRROR, DownloadError, data_home as _data_home, download as _download, mirrored
+from ._download import (
+    ENV_MIRROR,
+    DownloadError,
+    data_home as _data_home,
+    download as _download,
+    mirrored,
+)
 from ._validate import check_seed
 from .info import StreamInfo
 from .registry import REGISTRY, Dataset, RemoteFile
@@ -42,6 +48,7 @@ class DatasetWarning(UserWarning):
 
 # --------------------------------------------------------------------------------- finding files
 
+
 def _missing_message(d: Dataset, f: RemoteFile, folder: Path, reason: str | None) -> str:
     url, tried = f.url, mirrored(f.url)
     text = f"{d.name}: the file {f.filename} is not in {folder}"
@@ -51,9 +58,11 @@ def _missing_message(d: Dataset, f: RemoteFile, folder: Path, reason: str | None
         via = f" (the mirror's copy of {url})" if tried != url else ""
         text += f" and could not be downloaded from {tried}{via}: {reason}"
     also = f" (or the unzipped {f.member})" if f.member else ""
-    return (f"{text}.\nDownload {url} by hand and put it in the folder {folder} as {f.filename}"
-            f"{also}; it is then found, checked and used.  Clusters without internet access can "
-            f"set {ENV_MIRROR} to the URL prefix of a mirror that serves the same paths.")
+    return (
+        f"{text}.\nDownload {url} by hand and put it in the folder {folder} as {f.filename}"
+        f"{also}; it is then found, checked and used.  Clusters without internet access can "
+        f"set {ENV_MIRROR} to the URL prefix of a mirror that serves the same paths."
+    )
 
 
 def _extract(archive: Path, dest: Path) -> Path:
@@ -63,12 +72,17 @@ def _extract(archive: Path, dest: Path) -> Path:
 
     try:
         with zipfile.ZipFile(archive) as zf:
-            members = [m for m in zf.infolist() if not m.is_dir()
-                       and m.filename.lower().endswith(dest.suffix.lower())
-                       and "__MACOSX" not in m.filename]
+            members = [
+                m
+                for m in zf.infolist()
+                if not m.is_dir()
+                and m.filename.lower().endswith(dest.suffix.lower())
+                and "__MACOSX" not in m.filename
+            ]
             if len(members) != 1:
-                raise ValueError(f"expected one {dest.suffix} file inside, found "
-                                 f"{[m.filename for m in members]}")
+                raise ValueError(
+                    f"expected one {dest.suffix} file inside, found {[m.filename for m in members]}"
+                )
             fd, tmp = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
             try:
                 with os.fdopen(fd, "wb") as out, zf.open(members[0]) as src:
@@ -79,8 +93,10 @@ def _extract(archive: Path, dest: Path) -> Path:
                 Path(tmp).unlink(missing_ok=True)
                 raise
     except (zipfile.BadZipFile, ValueError, EOFError) as exc:
-        raise ValueError(f"{archive} is not a usable zip archive ({exc}); delete it and load "
-                         f"again to download it afresh") from None
+        raise ValueError(
+            f"{archive} is not a usable zip archive ({exc}); delete it and load "
+            f"again to download it afresh"
+        ) from None
     return dest
 
 
@@ -105,6 +121,7 @@ def _source_files(d: Dataset, folder: Path, download: bool, progress) -> list[Pa
 
 # ------------------------------------------------------------------------------------- parsing
 
+
 def _value_codes(values: np.ndarray, known: np.ndarray, what: str, where) -> np.ndarray:
     """Positions of ``values`` in ``known`` (float); a value not in ``known`` is a ValueError."""
     order = np.argsort(known, kind="stable")
@@ -112,19 +129,23 @@ def _value_codes(values: np.ndarray, known: np.ndarray, what: str, where) -> np.
     ok = known[order][pos] == values
     if not ok.all():
         bad = sorted(set(values[~ok].tolist()), key=str)[:10]
-        raise ValueError(f"{where}: {what} value(s) {bad} are not among the documented "
-                         f"{len(known)}: {known.tolist()}")
+        raise ValueError(
+            f"{where}: {what} value(s) {bad} are not among the documented "
+            f"{len(known)}: {known.tolist()}"
+        )
     return order[pos]
 
 
 def _text_codes(cells, known: list[str], what: str, where) -> np.ndarray:
     import pandas as pd
+
     codes = pd.Categorical(cells, categories=known).codes.astype(np.int64)
     bad_mask = codes < 0
     if bad_mask.any():
         bad = sorted(set(np.asarray(cells, dtype=object)[bad_mask].tolist()), key=str)[:10]
-        raise ValueError(f"{where}: {what} value(s) {bad} are not among the documented "
-                         f"{len(known)}: {known}")
+        raise ValueError(
+            f"{where}: {what} value(s) {bad} are not among the documented {len(known)}: {known}"
+        )
     return codes
 
 
@@ -137,9 +158,10 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
 
     width = d.features + 1
     t = width - 1 if d.target == -1 else d.target
-    raw_of = [j if j < t else j + 1 for j in range(d.features)]     # feature -> raw column
-    text_nominal = {j for j, name in enumerate(d.feature_names)
-                    if name in d.nominal and d.nominal[name] is None}
+    raw_of = [j if j < t else j + 1 for j in range(d.features)]  # feature -> raw column
+    text_nominal = {
+        j for j, name in enumerate(d.feature_names) if name in d.nominal and d.nominal[name] is None
+    }
     text_cols = {raw_of[j] for j in text_nominal} | (set() if d.class_values else {t})
     frames, parts, remaining = [], [], n
     for path in paths:
@@ -147,16 +169,29 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
             parts.append(0)
             continue
         try:
-            df = pd.read_csv(path, sep=d.sep, header=None, skiprows=d.skip, nrows=remaining,
-                             dtype={c: str for c in text_cols}, na_values=["?"],
-                             skipinitialspace=True, low_memory=False, compression="infer")
+            df = pd.read_csv(
+                path,
+                sep=d.sep,
+                header=None,
+                skiprows=d.skip,
+                nrows=remaining,
+                dtype={c: str for c in text_cols},
+                na_values=["?"],
+                skipinitialspace=True,
+                low_memory=False,
+                compression="infer",
+            )
         except Exception as exc:  # ParserError, EOFError of a truncated gzip, zlib/bz2 errors ...
-            raise ValueError(f"{path} could not be parsed as {d.name}'s file ({type(exc).__name__}: "
-                             f"{exc}); if it is damaged, delete it and load again") from None
+            raise ValueError(
+                f"{path} could not be parsed as {d.name}'s file ({type(exc).__name__}: "
+                f"{exc}); if it is damaged, delete it and load again"
+            ) from None
         if df.shape[1] != width:
-            raise ValueError(f"{path} has {df.shape[1]} columns where {d.name}'s source documents "
-                             f"{width} ({d.features} features and the class); it is not the "
-                             f"expected file: delete it and load again")
+            raise ValueError(
+                f"{path} has {df.shape[1]} columns where {d.name}'s source documents "
+                f"{width} ({d.features} features and the class); it is not the "
+                f"expected file: delete it and load again"
+            )
         frames.append(df)
         parts.append(len(df))
         if remaining is not None:
@@ -188,43 +223,57 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
             X[:, j] = values
     if not d.has_missing and np.isnan(X).any():
         row = int(np.isnan(X).any(axis=1).argmax())
-        raise ValueError(f"{where}: data row {row + 1} has an empty or missing field (too few "
-                         f"columns?), and {d.name} has no missing values; delete the file and load again")
+        raise ValueError(
+            f"{where}: data row {row + 1} has an empty or missing field (too few "
+            f"columns?), and {d.name} has no missing values; delete the file and load again"
+        )
     labels = df.iloc[:, t]
     if labels.isna().any():
         row = int(labels.isna().to_numpy().argmax())
         raise ValueError(f"{where}: the class is missing in data row {row + 1}")
     if d.class_values:
-        y = _value_codes(labels.to_numpy(dtype=np.float64), np.array(d.class_values), "class", where)
+        y = _value_codes(
+            labels.to_numpy(dtype=np.float64), np.array(d.class_values), "class", where
+        )
     else:
         cells = labels.str.strip()
         if d.label_suffix:
             cells = cells.str.removesuffix(d.label_suffix)
         y = _text_codes(cells, list(d.classes), "class", where)
     nominal = {j: len(c) for j, c in categories.items()}
-    info = StreamInfo(name=d.name, feature_names=list(d.feature_names), class_names=list(d.classes),
-                      nominal_features=nominal, categories=categories)
+    info = StreamInfo(
+        name=d.name,
+        feature_names=list(d.feature_names),
+        class_names=list(d.classes),
+        nominal_features=nominal,
+        categories=categories,
+    )
     return X, y.astype(np.int64), info, parts
 
 
 def _check_classes(d: Dataset, y: np.ndarray, names: list[str], where) -> np.ndarray:
     """Labels re-coded to the registry's class order; an undocumented class is a ValueError."""
     if len(names) > len(d.classes) or not set(names) <= set(d.classes):
-        raise ValueError(f"{where} has classes {names} where {d.name}'s source documents "
-                         f"{len(d.classes)}: {list(d.classes)}; it is not the expected file")
+        raise ValueError(
+            f"{where} has classes {names} where {d.name}'s source documents "
+            f"{len(d.classes)}: {list(d.classes)}; it is not the expected file"
+        )
     remap = np.array([d.classes.index(c) for c in names], dtype=np.int64)
     return remap[y]
 
 
 def _parse_libsvm(d: Dataset, paths: list[Path]):
     from .libsvm import read_libsvm
+
     Xs, ys, parts = [], [], []
     for path in paths:
         try:
             X, y = read_libsvm(path, n_features=d.features, classes=d.class_values)
         except ValueError as exc:
-            raise ValueError(f"{d.name}: {exc}; if the file is damaged or not {d.name}'s, delete "
-                             f"it and load again") from None
+            raise ValueError(
+                f"{d.name}: {exc}; if the file is damaged or not {d.name}'s, delete "
+                f"it and load again"
+            ) from None
         Xs.append(X)
         ys.append(y)
         parts.append(len(y))
@@ -235,11 +284,14 @@ def _parse_libsvm(d: Dataset, paths: list[Path]):
 
 def _parse_arff(d: Dataset, paths: list[Path]):
     from .arff import read_arff
+
     (path,) = paths
     X, y, info = read_arff(path, return_info=True)
     if X.shape[1] != d.features:
-        raise ValueError(f"{path} has {X.shape[1]} feature attributes where {d.name}'s source "
-                         f"documents {d.features}; it is not the expected file: delete it and load again")
+        raise ValueError(
+            f"{path} has {X.shape[1]} feature attributes where {d.name}'s source "
+            f"documents {d.features}; it is not the expected file: delete it and load again"
+        )
     if list(info.class_names) != list(d.classes):
         y = _check_classes(d, y, list(info.class_names), path)
     info.name, info.class_names = d.name, list(d.classes)
@@ -250,6 +302,7 @@ def _parse_adult(d: Dataset, paths: list[Path]):
     """adult.data + adult.test: the test file's first line ("|1x3 Cross validator") and the '.'
     after its labels are dropped, then both go through :func:`read_csv` as one table."""
     from .csvio import read_csv
+
     width = d.features + 1
     folder = paths[0].parent
     fd, tmp = tempfile.mkstemp(prefix="adult_full.", suffix=".csv", dir=folder)
@@ -266,17 +319,22 @@ def _parse_adult(d: Dataset, paths: list[Path]):
                             continue
                         fields = line.count(",") + 1
                         if fields != width:
-                            raise ValueError(f"{path}, line {lineno}: {fields} fields where adult's "
-                                             f"source documents {width} ({d.features} features and "
-                                             f"the class); delete the file and load again")
+                            raise ValueError(
+                                f"{path}, line {lineno}: {fields} fields where adult's "
+                                f"source documents {width} ({d.features} features and "
+                                f"the class); delete the file and load again"
+                            )
                         out.write(line.removesuffix(".") + "\n")
                         count += 1
                 parts.append(count)
-        X, y, info = read_csv(tmp, target=-1, nominal=list(d.nominal), missing=("?",),
-                              name=d.name, return_info=True)
+        X, y, info = read_csv(
+            tmp, target=-1, nominal=list(d.nominal), missing=("?",), name=d.name, return_info=True
+        )
     finally:
         Path(tmp).unlink(missing_ok=True)
-    y = _check_classes(d, y, list(info.class_names), f"{d.name} ({', '.join(p.name for p in paths)})")
+    y = _check_classes(
+        d, y, list(info.class_names), f"{d.name} ({', '.join(p.name for p in paths)})"
+    )
     info.class_names = list(d.classes)
     return X, y, info, parts
 
@@ -286,28 +344,42 @@ _PARSERS = {"csv": _parse_csv, "libsvm": _parse_libsvm, "arff": _parse_arff, "ad
 
 # ------------------------------------------------------------------------------------ checking
 
+
 def _check_shape(d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: int | None) -> None:
     """Columns and classes must match the documentation; rows and class sizes may differ (warning)."""
     if X.shape[1] != d.features or info.n_classes != len(d.classes):
-        raise ValueError(f"{d.name}: {X.shape[1]} features and {info.n_classes} classes where the "
-                         f"source documents {d.features} and {len(d.classes)}")
+        raise ValueError(
+            f"{d.name}: {X.shape[1]} features and {info.n_classes} classes where the "
+            f"source documents {d.features} and {len(d.classes)}"
+        )
     if n is not None:
         if len(y) < n:
-            warnings.warn(f"{d.name}: asked for the first {n:,} rows; the files hold only "
-                          f"{len(y):,}", DatasetWarning, stacklevel=4)
+            warnings.warn(
+                f"{d.name}: asked for the first {n:,} rows; the files hold only {len(y):,}",
+                DatasetWarning,
+                stacklevel=4,
+            )
         return
     if len(y) != d.rows:
-        warnings.warn(f"{d.name}: {len(y):,} rows where the source documents {d.rows:,}; using "
-                      f"the file as it is (sources publish revised files)", DatasetWarning, stacklevel=4)
+        warnings.warn(
+            f"{d.name}: {len(y):,} rows where the source documents {d.rows:,}; using "
+            f"the file as it is (sources publish revised files)",
+            DatasetWarning,
+            stacklevel=4,
+        )
     if d.class_counts is not None:
         counts = np.bincount(y, minlength=len(d.classes)).tolist()
         if counts != list(d.class_counts):
-            warnings.warn(f"{d.name}: class sizes {counts} where the source documents "
-                          f"{list(d.class_counts)} (classes {list(d.classes)})", DatasetWarning,
-                          stacklevel=4)
+            warnings.warn(
+                f"{d.name}: class sizes {counts} where the source documents "
+                f"{list(d.class_counts)} (classes {list(d.classes)})",
+                DatasetWarning,
+                stacklevel=4,
+            )
 
 
 # ------------------------------------------------------------------------------------- loading
+
 
 def _shuffled(X, y, shuffle: bool, seed):
     seed = check_seed(seed)
@@ -317,17 +389,27 @@ def _shuffled(X, y, shuffle: bool, seed):
     return X[perm], y[perm]
 
 
-def fetch(name: str, data_home=None, download: bool = True, return_info: bool = False,
-          shuffle: bool = False, seed: int | None = None, n: int | None = None,
-          refresh: bool = False, progress: bool | None = None):
+def fetch(
+    name: str,
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    n: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     """Load the registry's data set ``name`` (the machinery behind :func:`covertype` and the rest)."""
     if name not in REGISTRY:
         raise ValueError(f"unknown data set {name!r}; the registry holds {sorted(REGISTRY)}")
     d = REGISTRY[name]
     if n is not None:
         if not d.partial:
-            raise ValueError(f"{name} is read whole; n= is for the large sets "
-                             f"{sorted(k for k, v in REGISTRY.items() if v.partial)}")
+            raise ValueError(
+                f"{name} is read whole; n= is for the large sets "
+                f"{sorted(k for k, v in REGISTRY.items() if v.partial)}"
+            )
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer or None, got {n!r}")
         n = int(n)
@@ -338,7 +420,7 @@ def fetch(name: str, data_home=None, download: bool = True, return_info: bool = 
     meta = dict(dataset=name, version=d.version, n=n)
     loaded = None
     if not refresh:
-        for candidate in ([cache] if n is None else [full_cache, cache]):
+        for candidate in [cache] if n is None else [full_cache, cache]:
             if candidate.exists():
                 X, y, info, got = _cache.load(candidate)
                 if got.get("dataset") == name and got.get("version") == d.version:
@@ -349,9 +431,14 @@ def fetch(name: str, data_home=None, download: bool = True, return_info: bool = 
         parse = _PARSERS[d.fmt]
         X, y, info, parts = parse(d, paths, n) if d.fmt == "csv" else parse(d, paths)
         _check_shape(d, X, y, info, n)
-        info.params = dict(source=d.source, version=d.version, files=[p.name for p in paths],
-                           urls=[f.url for f in d.files],
-                           parts={p.name: k for p, k in zip(paths, parts)}, n=n)
+        info.params = dict(
+            source=d.source,
+            version=d.version,
+            files=[p.name for p in paths],
+            urls=[f.url for f in d.files],
+            parts={p.name: k for p, k in zip(paths, parts)},
+            n=n,
+        )
         _cache.save(cache, X, y, info, meta)
         loaded = (X, y, info)
     else:
@@ -384,19 +471,43 @@ _COMMON = """
 
 def _doc(name: str, text: str) -> str:
     d = REGISTRY[name]
-    return text + _COMMON.format(folder=d.folder, rows=d.rows, features=d.features,
-                                 classes=len(d.classes), source=d.source, homepage=d.homepage,
-                                 citation=d.citation)
+    return text + _COMMON.format(
+        folder=d.folder,
+        rows=d.rows,
+        features=d.features,
+        classes=len(d.classes),
+        source=d.source,
+        homepage=d.homepage,
+        citation=d.citation,
+    )
 
 
-def covertype(data_home=None, download: bool = True, return_info: bool = False,
-              shuffle: bool = False, seed: int | None = None, binary: bool = False,
-              refresh: bool = False, progress: bool | None = None):
-    return fetch("covertype_binary" if binary else "covertype", data_home, download, return_info,
-                 shuffle, seed, None, refresh, progress)
+def covertype(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    binary: bool = False,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
+    return fetch(
+        "covertype_binary" if binary else "covertype",
+        data_home,
+        download,
+        return_info,
+        shuffle,
+        seed,
+        None,
+        refresh,
+        progress,
+    )
 
 
-covertype.__doc__ = _doc("covertype", """Forest cover type: UCI's 7-class ``covtype.data.gz``, or
+covertype.__doc__ = _doc(
+    "covertype",
+    """Forest cover type: UCI's 7-class ``covtype.data.gz``, or
     with ``binary=True`` LIBSVM's ``covtype.libsvm.binary.bz2`` (581,012 x 54, 2 classes), the
     version 000's Table I uses.  Labels 1..7 (1, 2 for the binary file) become codes 0..6 (0, 1).
 
@@ -406,100 +517,204 @@ covertype.__doc__ = _doc("covertype", """Forest cover type: UCI's 7-class ``covt
     >>> X, y = streams.covertype()                      # doctest: +SKIP
     >>> X.shape, y.max()                                # doctest: +SKIP
     ((581012, 54), 6)
-    """)
+    """,
+)
 
 
-def airlines(data_home=None, download: bool = True, return_info: bool = False,
-             shuffle: bool = False, seed: int | None = None, refresh: bool = False,
-             progress: bool | None = None):
-    return fetch("airlines", data_home, download, return_info, shuffle, seed, None, refresh, progress)
+def airlines(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
+    return fetch(
+        "airlines", data_home, download, return_info, shuffle, seed, None, refresh, progress
+    )
 
 
-airlines.__doc__ = _doc("airlines", """Airlines (MOA's airlines.arff): will a flight be delayed?
+airlines.__doc__ = _doc(
+    "airlines",
+    """Airlines (MOA's airlines.arff): will a flight be delayed?
     Airline, AirportFrom, AirportTo and DayOfWeek are nominal; class 1 is delayed.
-    """)
+    """,
+)
 
 
-def a9a(data_home=None, download: bool = True, return_info: bool = False, shuffle: bool = False,
-        seed: int | None = None, refresh: bool = False, progress: bool | None = None):
+def a9a(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     return fetch("a9a", data_home, download, return_info, shuffle, seed, None, refresh, progress)
 
 
-a9a.__doc__ = _doc("a9a", """A9A: LIBSVM's binarised Adult, ``a9a`` (32,561 rows) followed by
+a9a.__doc__ = _doc(
+    "a9a",
+    """A9A: LIBSVM's binarised Adult, ``a9a`` (32,561 rows) followed by
     ``a9a.t`` (16,281), as 000 counts it; 123 binary features, class 1 is ``+1`` (>50K).
-    """)
+    """,
+)
 
 
-def cod_rna(data_home=None, download: bool = True, return_info: bool = False,
-            shuffle: bool = False, seed: int | None = None, refresh: bool = False,
-            progress: bool | None = None):
-    return fetch("cod_rna", data_home, download, return_info, shuffle, seed, None, refresh, progress)
+def cod_rna(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
+    return fetch(
+        "cod_rna", data_home, download, return_info, shuffle, seed, None, refresh, progress
+    )
 
 
-cod_rna.__doc__ = _doc("cod_rna", """COD-RNA: LIBSVM's ``cod-rna``, ``cod-rna.t`` and ``cod-rna.r``
+cod_rna.__doc__ = _doc(
+    "cod_rna",
+    """COD-RNA: LIBSVM's ``cod-rna``, ``cod-rna.t`` and ``cod-rna.r``
     in that order (59,535 + 271,617 + 157,413 rows), as 000 counts it; class 1 is ``+1``.
-    """)
+    """,
+)
 
 
-def kdd99(data_home=None, download: bool = True, return_info: bool = False, shuffle: bool = False,
-          seed: int | None = None, full: bool = False, n: int | None = None, refresh: bool = False,
-          progress: bool | None = None):
-    return fetch("kdd99_full" if full else "kdd99", data_home, download, return_info, shuffle,
-                 seed, n, refresh, progress)
+def kdd99(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    full: bool = False,
+    n: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
+    return fetch(
+        "kdd99_full" if full else "kdd99",
+        data_home,
+        download,
+        return_info,
+        shuffle,
+        seed,
+        n,
+        refresh,
+        progress,
+    )
 
 
-kdd99.__doc__ = _doc("kdd99", """KDD Cup 1999: the 10% file (494,021 rows), or with ``full=True``
+kdd99.__doc__ = _doc(
+    "kdd99",
+    """KDD Cup 1999: the 10% file (494,021 rows), or with ``full=True``
     the full one (4,898,431 rows; ``n=`` reads only its first rows).  23 classes (``normal`` and
     22 attacks, in ``info.class_names``); protocol_type, service and flag are nominal.
-    """)
+    """,
+)
 
 
-def poker(data_home=None, download: bool = True, return_info: bool = False, shuffle: bool = False,
-          seed: int | None = None, refresh: bool = False, progress: bool | None = None):
+def poker(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     return fetch("poker", data_home, download, return_info, shuffle, seed, None, refresh, progress)
 
 
-poker.__doc__ = _doc("poker", """Poker hand: UCI's training file (25,010 rows) then its testing
+poker.__doc__ = _doc(
+    "poker",
+    """Poker hand: UCI's training file (25,010 rows) then its testing
     file (1,000,000); 10 classes (hands); suits nominal, ranks numeric.
-    """)
+    """,
+)
 
 
-def skin(data_home=None, download: bool = True, return_info: bool = False, shuffle: bool = False,
-         seed: int | None = None, refresh: bool = False, progress: bool | None = None):
+def skin(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     return fetch("skin", data_home, download, return_info, shuffle, seed, None, refresh, progress)
 
 
-skin.__doc__ = _doc("skin", """Skin segmentation: B, G, R of 245,057 pixels; class 0 is skin.
+skin.__doc__ = _doc(
+    "skin",
+    """Skin segmentation: B, G, R of 245,057 pixels; class 0 is skin.
     The file lists every skin pixel first, so the unshuffled stream has one abrupt change.
-    """)
+    """,
+)
 
 
 def _big(name: str, what: str):
-    def loader(data_home=None, download: bool = True, return_info: bool = False,
-               shuffle: bool = False, seed: int | None = None, n: int | None = None,
-               refresh: bool = False, progress: bool | None = None):
+    def loader(
+        data_home=None,
+        download: bool = True,
+        return_info: bool = False,
+        shuffle: bool = False,
+        seed: int | None = None,
+        n: int | None = None,
+        refresh: bool = False,
+        progress: bool | None = None,
+    ):
         return fetch(name, data_home, download, return_info, shuffle, seed, n, refresh, progress)
+
     loader.__name__ = loader.__qualname__ = name
-    loader.__doc__ = _doc(name, what + """
+    loader.__doc__ = _doc(
+        name,
+        what
+        + """
     ``n=`` reads only the first ``n`` rows of the file (it is still downloaded whole, once) and
     caches them as ``{name}_first<n>.npz``; once the whole set is cached, ``n=`` slices it.
-    """.replace("{name}", name))
+    """.replace("{name}", name),
+    )
     return loader
 
 
-higgs = _big("higgs", """HIGGS: 11,000,000 simulated collisions, 28 features (21 low-level, 7
-    derived), class 1 is the Higgs signal.""")
-susy = _big("susy", """SUSY: 5,000,000 simulated collisions, 18 features, class 1 is the
-    supersymmetric signal.""")
-hepmass = _big("hepmass", """HEPMASS: ``all_train`` (7,000,000 rows) then ``all_test``
-    (3,500,000); 27 features and the mass, class 1 is signal.""")
+higgs = _big(
+    "higgs",
+    """HIGGS: 11,000,000 simulated collisions, 28 features (21 low-level, 7
+    derived), class 1 is the Higgs signal.""",
+)
+susy = _big(
+    "susy",
+    """SUSY: 5,000,000 simulated collisions, 18 features, class 1 is the
+    supersymmetric signal.""",
+)
+hepmass = _big(
+    "hepmass",
+    """HEPMASS: ``all_train`` (7,000,000 rows) then ``all_test``
+    (3,500,000); 27 features and the mass, class 1 is signal.""",
+)
 
 
-def pima(data_home=None, download: bool = True, return_info: bool = False, shuffle: bool = False,
-         seed: int | None = None, refresh: bool = False, progress: bool | None = None):
+def pima(
+    data_home=None,
+    download: bool = True,
+    return_info: bool = False,
+    shuffle: bool = False,
+    seed: int | None = None,
+    refresh: bool = False,
+    progress: bool | None = None,
+):
     return fetch("pima", data_home, download, return_info, shuffle, seed, None, refresh, progress)
 
 
-pima.__doc__ = _doc("pima", """Pima Indians Diabetes (001's Diabetes) from OpenML, since UCI no
+pima.__doc__ = _doc(
+    "pima",
+    """Pima Indians Diabetes (001's Diabetes) from OpenML, since UCI no
     longer serves it: 768 women, 8 numeric features, class 1 is ``tested_positive``.
-    """)
+    """,
+)

@@ -14,9 +14,15 @@ from .info import StreamInfo
 SEA_THRESHOLDS = (8.0, 9.0, 7.0, 9.5)
 
 
-def sea(n: int = 100_000, seed: int | None = 1, concept: int = 0, noise: float = 0.1,
-        concepts: Sequence[int] | None = None, drift_every: int | None = None,
-        return_info: bool = False):
+def sea(
+    n: int = 100_000,
+    seed: int | None = 1,
+    concept: int = 0,
+    noise: float = 0.1,
+    concepts: Sequence[int] | None = None,
+    drift_every: int | None = None,
+    return_info: bool = False,
+):
     """Draw ``n`` instances of the SEA concepts stream.
 
     Three attributes are drawn uniformly from ``[0, 10)``; only the first two are relevant.
@@ -64,8 +70,14 @@ def sea(n: int = 100_000, seed: int | None = 1, concept: int = 0, noise: float =
             raise ValueError("drift_every needs a sequence of concepts, e.g. concepts=(0, 1, 2, 3)")
         sequence = [check_int(concept, "concept", 0, 3)]
     else:
-        if isinstance(concepts, (str, bytes)) or not isinstance(concepts, Sequence) or len(concepts) == 0:
-            raise ValueError(f"concepts must be a non-empty sequence of integers 0..3, got {concepts!r}")
+        if (
+            isinstance(concepts, (str, bytes))
+            or not isinstance(concepts, Sequence)
+            or len(concepts) == 0
+        ):
+            raise ValueError(
+                f"concepts must be a non-empty sequence of integers 0..3, got {concepts!r}"
+            )
         sequence = [check_int(c, "each of concepts", 0, 3) for c in concepts]
     if drift_every is None:
         drift_every = max(n // len(sequence), 1)
@@ -89,7 +101,13 @@ def sea(n: int = 100_000, seed: int | None = 1, concept: int = 0, noise: float =
         feature_names=["attrib1", "attrib2", "attrib3"],
         class_names=["0", "1"],
         drift_positions=drift_positions,
-        params=dict(n=n, seed=seed, concepts=sequence, noise=noise, drift_every=drift_every,
-                    thresholds=[SEA_THRESHOLDS[c] for c in sequence]),
+        params=dict(
+            n=n,
+            seed=seed,
+            concepts=sequence,
+            noise=noise,
+            drift_every=drift_every,
+            thresholds=[SEA_THRESHOLDS[c] for c in sequence],
+        ),
     )
     return X, y, info

@@ -9,17 +9,22 @@ from .info import StreamInfo
 
 #: The three base waves h1, h2, h3 sampled at the 21 attribute positions: triangles of height 6
 #: centred at positions 7, 15 and 11 (1-based).
-BASE_WAVES = np.array([
-    [0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0],
-    [0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0],
-], dtype=np.float64)
+BASE_WAVES = np.array(
+    [
+        [0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0],
+        [0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0],
+    ],
+    dtype=np.float64,
+)
 
 #: Class k mixes the waves ``WAVE_PAIRS[k]``: (h1, h2), (h1, h3), (h2, h3).
 WAVE_PAIRS = np.array([[0, 1], [0, 2], [1, 2]])
 
 
-def waveform(n: int = 100_000, seed: int | None = 1, n_features: int = 21, return_info: bool = False):
+def waveform(
+    n: int = 100_000, seed: int | None = 1, n_features: int = 21, return_info: bool = False
+):
     """Draw ``n`` instances of the waveform problem: 3 classes of equal prior probability.
 
     The class ``k`` is uniform on {0, 1, 2}; with ``(a, b) = WAVE_PAIRS[k]`` and ``u ~ U[0, 1)``,
@@ -43,7 +48,9 @@ def waveform(n: int = 100_000, seed: int | None = 1, n_features: int = 21, retur
     n = check_n(n)
     seed = check_seed(seed)
     if isinstance(n_features, bool) or n_features not in (21, 40):
-        raise ValueError(f"n_features must be 21 or 40 (21 waveform attributes + 19 noise), got {n_features!r}")
+        raise ValueError(
+            f"n_features must be 21 or 40 (21 waveform attributes + 19 noise), got {n_features!r}"
+        )
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, size=n).astype(np.int64)
     u = rng.random(n)[:, None]

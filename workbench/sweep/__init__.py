@@ -24,6 +24,7 @@ Modules: :mod:`~workbench.sweep.cells` (grids and cell identity), :mod:`~workben
 (what runs a cell), :mod:`~workbench.sweep.backends` (serial, local processes, Dask),
 :mod:`~workbench.sweep.storage` (CSV and Parquet results files), :mod:`~workbench.sweep.progress`.
 """
+
 from .cells import Cell, expand
 from .runner import load, run
 

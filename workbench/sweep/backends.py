@@ -18,6 +18,7 @@ recorded with an error and the sweep goes on.  On Dask the scheduler itself runs
 lost worker again elsewhere; a task that has killed several workers comes back as
 ``KilledWorker``, and its cells are retried one per task, then recorded with an error.
 """
+
 from __future__ import annotations
 
 import collections
@@ -47,6 +48,7 @@ def default_processes() -> int:
 # --------------------------------------------------------------------------- serial
 class SerialBackend:
     """Cells run one after the other in this process (debuggable; the benchmark's baseline)."""
+
     name = "serial"
     isolate_suspects = False
 
@@ -110,11 +112,12 @@ def _main_module_hidden():
 def _init_worker(cells):
     """Pool initializer: load the kernels of the sweep's learners before the first cell."""
     from .cells import resolve_learner
+
     for cell in cells:
         try:
             warm(resolve_learner(cell.learner), cell)
-        except Exception:                                           # noqa: BLE001
-            pass                        # the cell itself will report what is wrong
+        except Exception:  # noqa: BLE001
+            pass  # the cell itself will report what is wrong
 
 
 class LocalBackend:
@@ -122,6 +125,7 @@ class LocalBackend:
     fork, which is unsafe in a process with threads (Jupyter, Dask); measured here, forkserver
     started no faster.  Each worker loads the sweep's kernels from numba's on-disk cache in its
     initializer, before the first cell."""
+
     name = "local"
     isolate_suspects = True
 
@@ -139,7 +143,7 @@ class LocalBackend:
     def start(self, cells):
         self.processes = max(1, min(self.processes, len(cells)))
         seen, warm_cells = set(), []
-        for cell in cells:                      # one cell per learner and protocol
+        for cell in cells:  # one cell per learner and protocol
             key = (cell.learner, cell.protocol, repr(cell.evaluate_kwargs))
             if key not in seen:
                 seen.add(key)
@@ -149,9 +153,12 @@ class LocalBackend:
 
     def _start_pool(self):
         ctx = mp.get_context("spawn")
-        self._pool = cf.ProcessPoolExecutor(max_workers=self.processes, mp_context=ctx,
-                                            initializer=_init_worker,
-                                            initargs=(self._warm_cells,))
+        self._pool = cf.ProcessPoolExecutor(
+            max_workers=self.processes,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(self._warm_cells,),
+        )
         self._generation += 1
         # One probe per worker: the pool spawns a process for each task that finds no idle
         # worker, so all of them are spawned here, at once, and start loading side by side;
@@ -164,8 +171,9 @@ class LocalBackend:
             self._pool.shutdown(wait=False, cancel_futures=True)
             raise RuntimeError(
                 "the sweep's worker processes died while starting; check that `import "
-                "workbench` works in a fresh Python, or run with backend=\"serial\" to see "
-                "the error") from None
+                'workbench` works in a fresh Python, or run with backend="serial" to see '
+                "the error"
+            ) from None
 
     def capacity(self) -> int:
         return self.processes
@@ -226,6 +234,7 @@ class LocalBackend:
 class DaskBackend:
     """Cells as tasks on a Dask cluster: ``client`` (a ``distributed.Client``) or ``address``
     (``"tcp://host:8786"``, connected for this sweep and closed after it)."""
+
     name = "dask"
     isolate_suspects = False
 
@@ -233,8 +242,9 @@ class DaskBackend:
         try:
             import distributed
         except ImportError:
-            raise ValueError("client= and address= need Dask: pip install 'dask[distributed]'") \
-                from None
+            raise ValueError(
+                "client= and address= need Dask: pip install 'dask[distributed]'"
+            ) from None
         self._distributed = distributed
         if client is not None and address is not None:
             raise ValueError("give either client= or address=, not both")
@@ -244,13 +254,16 @@ class DaskBackend:
             self.client, self._own = client, False
         else:
             if not isinstance(address, str) or "://" not in address and ":" not in address:
-                raise ValueError(f"address must be a scheduler address such as "
-                                 f"'tcp://host:8786'; got {address!r}")
+                raise ValueError(
+                    f"address must be a scheduler address such as "
+                    f"'tcp://host:8786'; got {address!r}"
+                )
             try:
                 self.client = distributed.Client(address, timeout="30s")
             except (OSError, TimeoutError) as exc:
-                raise ValueError(f"cannot connect to the Dask scheduler at {address!r} "
-                                 f"({exc})") from None
+                raise ValueError(
+                    f"cannot connect to the Dask scheduler at {address!r} ({exc})"
+                ) from None
             self._own = True
         self._token = uuid.uuid4().hex[:12]
         self._count = 0
@@ -262,25 +275,27 @@ class DaskBackend:
 
     def capacity(self) -> int:
         now = time.monotonic()
-        if now - self._capacity_at > 2.0:               # the cluster may scale up or down
+        if now - self._capacity_at > 2.0:  # the cluster may scale up or down
             try:
                 self._capacity = max(1, sum(self.client.nthreads().values()))
-            except Exception:                                       # noqa: BLE001
+            except Exception:  # noqa: BLE001
                 pass
             self._capacity_at = now
         return self._capacity
 
     def submit(self, chunk):
         self._count += 1
-        fut = self.client.submit(run_chunk, chunk, pure=False,
-                                 key=f"workbench-sweep-{self._token}-{self._count}")
+        fut = self.client.submit(
+            run_chunk, chunk, pure=False, key=f"workbench-sweep-{self._token}-{self._count}"
+        )
         self._out.add(fut)
         return fut
 
     def wait(self, handles, timeout):
         try:
-            done = self._distributed.wait(handles, timeout=timeout,
-                                          return_when="FIRST_COMPLETED").done
+            done = self._distributed.wait(
+                handles, timeout=timeout, return_when="FIRST_COMPLETED"
+            ).done
         except TimeoutError:
             return []
         return list(done)
@@ -291,12 +306,16 @@ class DaskBackend:
             exc = handle.exception()
             if type(exc).__name__ == "KilledWorker":
                 raise WorkerDied(f"KilledWorker: {exc}")
-            raise RuntimeError(f"the Dask cluster could not run a task of the sweep "
-                               f"({type(exc).__name__}: {exc}); if the workers cannot import "
-                               "workbench, install it there") from exc
+            raise RuntimeError(
+                f"the Dask cluster could not run a task of the sweep "
+                f"({type(exc).__name__}: {exc}); if the workers cannot import "
+                "workbench, install it there"
+            ) from exc
         if handle.status == "cancelled":
-            raise RuntimeError("the Dask cluster cancelled a task of the sweep (was the client "
-                               "or the scheduler closed?)")
+            raise RuntimeError(
+                "the Dask cluster cancelled a task of the sweep (was the client "
+                "or the scheduler closed?)"
+            )
         return handle.result()
 
     def recover(self, handle):
@@ -306,7 +325,7 @@ class DaskBackend:
         if cancel and self._out:
             try:
                 self.client.cancel(list(self._out))
-            except Exception:                                       # noqa: BLE001
+            except Exception:  # noqa: BLE001
                 pass
         self._out.clear()
         if self._own:
@@ -316,22 +335,30 @@ class DaskBackend:
 # --------------------------------------------------------------------------- the loop
 def _died_row(cell: Cell, why: str) -> dict:
     row = describe_row(cell)
-    row["error"] = (f"WorkerDied: {why}; out of memory, or a crash in compiled code? (the "
-                    "sweep went on; a rerun tries this cell again)")
+    row["error"] = (
+        f"WorkerDied: {why}; out of memory, or a crash in compiled code? (the "
+        "sweep went on; a rerun tries this cell again)"
+    )
     row["worker"] = ""
     row["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     return row
 
 
-def drive(backend, cells: list[Cell], *, chunk_seconds: float = 0.5, max_attempts: int = 3,
-          poll: float = 0.25):
+def drive(
+    backend,
+    cells: list[Cell],
+    *,
+    chunk_seconds: float = 0.5,
+    max_attempts: int = 3,
+    poll: float = 0.25,
+):
     """Run ``cells`` on ``backend``; yield lists of rows as tasks finish (an empty list when
     nothing finished for ``poll`` seconds, so that the caller can flush and refresh)."""
     pending = collections.deque(cells)
-    suspects = collections.deque()              # out when a worker died; run one per task
+    suspects = collections.deque()  # out when a worker died; run one per task
     attempts = collections.Counter()
-    inflight = {}                               # handle -> (chunk, ran alone)
-    per_cell = None                             # running estimate of a cell's seconds
+    inflight = {}  # handle -> (chunk, ran alone)
+    per_cell = None  # running estimate of a cell's seconds
     backend.start(cells)
     while pending or suspects or inflight:
         cap = backend.capacity()
@@ -369,8 +396,13 @@ def drive(backend, cells: list[Cell], *, chunk_seconds: float = 0.5, max_attempt
                     if not backend.isolate_suspects:
                         yield [_died_row(cell, f"the cluster gave up on this cell ({exc})")]
                     elif attempts[cell.cell_id] >= max_attempts:
-                        yield [_died_row(cell, f"the worker process died while running this "
-                                               f"cell alone, {attempts[cell.cell_id]} times")]
+                        yield [
+                            _died_row(
+                                cell,
+                                f"the worker process died while running this "
+                                f"cell alone, {attempts[cell.cell_id]} times",
+                            )
+                        ]
                     else:
                         suspects.appendleft(cell)
                 else:

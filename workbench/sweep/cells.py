@@ -11,6 +11,7 @@ Every cell has an identity, :attr:`Cell.cell_id`: a hash of the canonical JSON o
 that determines its result.  The results file stores it in its ``cell_id`` column, and a rerun
 skips the cells whose identity is already there.
 """
+
 from __future__ import annotations
 
 import copy
@@ -44,6 +45,7 @@ CLASS_METRICS = ("precision", "recall", "f_measure")
 @dataclass
 class Cell:
     """One run of a sweep, described by names and numbers only (see the module docstring)."""
+
     learner: str
     params: dict
     stream: str
@@ -51,7 +53,7 @@ class Cell:
     seed: int | None
     protocol: str = "full"
     evaluate_kwargs: dict = field(default_factory=dict)
-    metrics: tuple = (("accuracy", "accuracy"), ("kappa", "kappa"))    # (column, spec) pairs
+    metrics: tuple = (("accuracy", "accuracy"), ("kappa", "kappa"))  # (column, spec) pairs
     curve_points: int = 50
     cell_id: str = ""
 
@@ -62,8 +64,10 @@ class Cell:
     def describe(self) -> str:
         """One line a person can read: ``HoeffdingTree{"delta":1e-07} on sea{"n":1000} seed 1``."""
         seed = "" if self.seed is None else f" seed {self.seed}"
-        return (f"{self.learner}{to_json(self.params)} on "
-                f"{self.stream}{to_json(self.stream_kwargs)}{seed}")
+        return (
+            f"{self.learner}{to_json(self.params)} on "
+            f"{self.stream}{to_json(self.stream_kwargs)}{seed}"
+        )
 
 
 # --------------------------------------------------------------------------- canonical JSON
@@ -86,8 +90,7 @@ def canonical(value, what: str = "value"):
         out = {}
         for k, v in value.items():
             if not isinstance(k, (str, numbers.Integral)) or isinstance(k, bool):
-                raise ValueError(f"{what}: dictionary keys must be strings or integers; "
-                                 f"got {k!r}")
+                raise ValueError(f"{what}: dictionary keys must be strings or integers; got {k!r}")
             out[str(k)] = canonical(v, what)
         return out
     if inspect.isclass(value) or inspect.isfunction(value) or inspect.isbuiltin(value):
@@ -95,10 +98,12 @@ def canonical(value, what: str = "value"):
     params = init_params(value)
     if params is not None:
         return {"__class__": import_name(type(value), what), "params": canonical(params, what)}
-    raise ValueError(f"{what}: cannot describe {value!r} (type {type(value).__name__}) as data; "
-                     "use numbers, strings, lists and dicts, an importable class or function, "
-                     "or an object with get_params() (or that keeps each constructor argument "
-                     "as an attribute of the same name)")
+    raise ValueError(
+        f"{what}: cannot describe {value!r} (type {type(value).__name__}) as data; "
+        "use numbers, strings, lists and dicts, an importable class or function, "
+        "or an object with get_params() (or that keeps each constructor argument "
+        "as an attribute of the same name)"
+    )
 
 
 def init_params(obj) -> dict | None:
@@ -129,8 +134,13 @@ def fresh(value):
         return {k: fresh(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(fresh(v) for v in value)
-    if value is None or isinstance(value, (bool, str, numbers.Number, np.ndarray, range)) \
-            or inspect.isclass(value) or inspect.isfunction(value) or inspect.isbuiltin(value):
+    if (
+        value is None
+        or isinstance(value, (bool, str, numbers.Number, np.ndarray, range))
+        or inspect.isclass(value)
+        or inspect.isfunction(value)
+        or inspect.isbuiltin(value)
+    ):
         return copy.deepcopy(value)
     params = init_params(value)
     if params is None:
@@ -145,11 +155,18 @@ def to_json(value) -> str:
 
 def cell_hash(cell: Cell) -> str:
     """The identity of a cell: 20 hex digits of the SHA-256 of its canonical description."""
-    spec = {"version": CELL_VERSION, "learner": cell.learner, "params": cell.params,
-            "stream": cell.stream, "stream_kwargs": cell.stream_kwargs, "seed": cell.seed,
-            "protocol": cell.protocol, "evaluate_kwargs": cell.evaluate_kwargs,
-            "metrics": [[col, metric_id(m)] for col, m in cell.metrics],
-            "curve_points": cell.curve_points}
+    spec = {
+        "version": CELL_VERSION,
+        "learner": cell.learner,
+        "params": cell.params,
+        "stream": cell.stream,
+        "stream_kwargs": cell.stream_kwargs,
+        "seed": cell.seed,
+        "protocol": cell.protocol,
+        "evaluate_kwargs": cell.evaluate_kwargs,
+        "metrics": [[col, metric_id(m)] for col, m in cell.metrics],
+        "curve_points": cell.curve_points,
+    }
     return hashlib.sha256(to_json(spec).encode()).hexdigest()[:20]
 
 
@@ -159,11 +176,15 @@ def import_name(obj, what: str = "object") -> str:
     module = getattr(obj, "__module__", None)
     qualname = getattr(obj, "__qualname__", None)
     if not module or not qualname or "<" in qualname:
-        raise ValueError(f"{what}: {obj!r} is not importable by name (a lambda or a function "
-                         "defined inside another one); define it at the top level of a module")
+        raise ValueError(
+            f"{what}: {obj!r} is not importable by name (a lambda or a function "
+            "defined inside another one); define it at the top level of a module"
+        )
     if module == "__main__":
-        raise ValueError(f"{what}: {qualname} is defined in __main__ (a script or notebook), "
-                         "which worker processes cannot import; define it in a module file")
+        raise ValueError(
+            f"{what}: {qualname} is defined in __main__ (a script or notebook), "
+            "which worker processes cannot import; define it in a module file"
+        )
     name = f"{module}:{qualname}"
     if resolve_name(name, what) is not obj:
         raise ValueError(f"{what}: importing {name} does not give back {obj!r}")
@@ -186,17 +207,23 @@ def learner_name(learner) -> str:
     """The name a cell stores for a learner: its name in :mod:`workbench.learners` when it is
     registered there, ``"module:QualName"`` otherwise."""
     from .. import learners as registry
+
     if isinstance(learner, str):
         if ":" in learner:
             cls = resolve_name(learner, "learner")
         else:
             cls = getattr(registry, learner, None)
             if not inspect.isclass(cls):
-                known = sorted(n for n in getattr(registry, "__all__", dir(registry))
-                               if inspect.isclass(getattr(registry, n, None))
-                               and n not in ("BaseTree", "Explanation"))
-                raise ValueError(f"unknown learner {learner!r}; workbench.learners has {known}, "
-                                 "or give an importable class or 'module:ClassName'")
+                known = sorted(
+                    n
+                    for n in getattr(registry, "__all__", dir(registry))
+                    if inspect.isclass(getattr(registry, n, None))
+                    and n not in ("BaseTree", "Explanation")
+                )
+                raise ValueError(
+                    f"unknown learner {learner!r}; workbench.learners has {known}, "
+                    "or give an importable class or 'module:ClassName'"
+                )
             return learner
         if not inspect.isclass(cls):
             raise ValueError(f"learner {learner!r} is not a class")
@@ -212,6 +239,7 @@ def resolve_learner(name: str):
     if ":" in name:
         return resolve_name(name, "learner")
     from .. import learners as registry
+
     return getattr(registry, name)
 
 
@@ -219,24 +247,32 @@ def stream_name(stream) -> str:
     """The name a cell stores for a stream: its name in :mod:`workbench.streams`, or
     ``"module:function"`` for a generator defined elsewhere."""
     from .. import streams as registry
+
     if isinstance(stream, str):
         if ":" in stream:
             fn = resolve_name(stream, "stream")
         else:
             fn = getattr(registry, stream, None)
             if not callable(fn) or inspect.isclass(fn) or not _takes(fn, "return_info"):
-                known = sorted(n for n in registry.__all__
-                               if callable(getattr(registry, n))
-                               and not inspect.isclass(getattr(registry, n))
-                               and _takes(getattr(registry, n), "return_info"))
-                raise ValueError(f"unknown stream {stream!r}; workbench.streams has {known}, "
-                                 "or give 'module:function'")
+                known = sorted(
+                    n
+                    for n in registry.__all__
+                    if callable(getattr(registry, n))
+                    and not inspect.isclass(getattr(registry, n))
+                    and _takes(getattr(registry, n), "return_info")
+                )
+                raise ValueError(
+                    f"unknown stream {stream!r}; workbench.streams has {known}, "
+                    "or give 'module:function'"
+                )
             return stream
     else:
         fn = stream
     if not callable(fn) or inspect.isclass(fn) or not _takes(fn, "return_info"):
-        raise ValueError(f"stream {stream!r} must be a function that takes return_info=True "
-                         "and returns (X, y, info)")
+        raise ValueError(
+            f"stream {stream!r} must be a function that takes return_info=True "
+            "and returns (X, y, info)"
+        )
     if getattr(registry, getattr(fn, "__name__", ""), None) is fn:
         return fn.__name__
     return stream if isinstance(stream, str) else import_name(fn, "stream")
@@ -246,6 +282,7 @@ def resolve_stream(name: str):
     if ":" in name:
         return resolve_name(name, "stream")
     from .. import streams as registry
+
     return getattr(registry, name)
 
 
@@ -266,12 +303,18 @@ def normalise_metrics(metrics) -> tuple:
     ``(result, model) -> float`` or a dict ``{column: name or callable}``.  Names of what every
     row measures anyway (``n_leaves``, ``labels_used``, ``seconds``, ...) are dropped."""
     from ..evaluate import PrequentialResult
+
     if metrics is None:
         metrics = ()
     if isinstance(metrics, str) or callable(metrics):
         metrics = [metrics]
-    if isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[0], str) \
-            and isinstance(metrics[1], numbers.Integral) and metrics[0] in CLASS_METRICS:
+    if (
+        isinstance(metrics, tuple)
+        and len(metrics) == 2
+        and isinstance(metrics[0], str)
+        and isinstance(metrics[1], numbers.Integral)
+        and metrics[0] in CLASS_METRICS
+    ):
         metrics = [metrics]
     items = list(metrics.items()) if isinstance(metrics, Mapping) else [(None, m) for m in metrics]
     columns, specs = [], []
@@ -281,21 +324,25 @@ def normalise_metrics(metrics) -> tuple:
         if isinstance(m, str):
             _check_metric_name(m, PrequentialResult)
             if column in (None, m) and m in MEASURED:
-                continue                        # always measured: n, n_leaves, depth, ...
+                continue  # always measured: n, n_leaves, depth, ...
             column = column or m
         elif callable(m):
-            import_name(m, "metric")            # must reach worker processes by name
+            import_name(m, "metric")  # must reach worker processes by name
             column = column or m.__name__
         else:
-            raise ValueError(f"a metric must be a name such as 'accuracy' or 'f_measure_1', or "
-                             f"a function (result, model) -> float; got {m!r}")
+            raise ValueError(
+                f"a metric must be a name such as 'accuracy' or 'f_measure_1', or "
+                f"a function (result, model) -> float; got {m!r}"
+            )
         if not isinstance(column, str) or not column:
             raise ValueError(f"metric column names must be non-empty strings; got {column!r}")
         if column in columns:
             raise ValueError(f"metric {column!r} is listed twice")
         if column in HEAD + MEASURED + TAIL:
-            raise ValueError(f"metric column {column!r} would clash with the sweep's own "
-                             f"column of that name; name it differently")
+            raise ValueError(
+                f"metric column {column!r} would clash with the sweep's own "
+                f"column of that name; name it differently"
+            )
         columns.append(column)
         specs.append(m)
     return tuple(zip(columns, specs))
@@ -310,12 +357,20 @@ def _check_metric_name(name: str, result_cls) -> None:
     fields = {f for f in getattr(result_cls, "__dataclass_fields__", {})}
     if name in fields or (not name.startswith("_") and hasattr(result_cls, name)):
         return
-    known = sorted({*fields, *CLASS_METRICS, *_model_metrics(),
-                    *(n for n in dir(result_cls) if not n.startswith("_"))}
-                   - {"t", "curve", "window_curve", "confusion", "predictions"})
-    raise ValueError(f"unknown metric {name!r}; use one of {known}, a class-specific "
-                     "'f_measure_<class>' (likewise precision, recall), or a function "
-                     "(result, model) -> float")
+    known = sorted(
+        {
+            *fields,
+            *CLASS_METRICS,
+            *_model_metrics(),
+            *(n for n in dir(result_cls) if not n.startswith("_")),
+        }
+        - {"t", "curve", "window_curve", "confusion", "predictions"}
+    )
+    raise ValueError(
+        f"unknown metric {name!r}; use one of {known}, a class-specific "
+        "'f_measure_<class>' (likewise precision, recall), or a function "
+        "(result, model) -> float"
+    )
 
 
 def _model_metrics():
@@ -343,8 +398,10 @@ def expand_grid(grid, what: str = "grid") -> list[dict]:
         for k in keys:
             if not isinstance(k, str):
                 raise ValueError(f"{what}: parameter names must be strings; got {k!r}")
-        return [dict(zip(keys, combo))
-                for combo in itertools.product(*(_alternatives(grid[k]) for k in keys))]
+        return [
+            dict(zip(keys, combo))
+            for combo in itertools.product(*(_alternatives(grid[k]) for k in keys))
+        ]
     if isinstance(grid, (list, tuple)):
         sets = []
         for g in grid:
@@ -361,8 +418,10 @@ def _learner_grids(learners, grid) -> list[tuple[str, list[dict]]]:
     """(learner name, parameter sets) pairs from the forms ``run`` accepts."""
     if isinstance(learners, Mapping):
         if grid is not None:
-            raise ValueError("give per-learner grids either as learners={name: grid} or as "
-                             "grid={name: grid}, not both")
+            raise ValueError(
+                "give per-learner grids either as learners={name: grid} or as "
+                "grid={name: grid}, not both"
+            )
         pairs = list(learners.items())
     else:
         if isinstance(learners, (str, type)):
@@ -376,8 +435,9 @@ def _learner_grids(learners, grid) -> list[tuple[str, list[dict]]]:
         if isinstance(grid, Mapping) and grid and _is_per_learner(grid, learners, names):
             extra = [k for k in grid if _key_name(k) not in names]
             if extra:
-                raise ValueError(f"grid has entries for {extra}, which are not among the "
-                                 f"learners {names}")
+                raise ValueError(
+                    f"grid has entries for {extra}, which are not among the learners {names}"
+                )
             by_name = {_key_name(k): v for k, v in grid.items()}
             pairs = [(lr, by_name.get(n)) for lr, n in zip(learners, names)]
         else:
@@ -398,14 +458,19 @@ def _key_name(key):
 
 def _is_per_learner(grid, learners, names) -> bool:
     """A dict grid is per learner when its keys name learners (``{"CTree": {...}}``)."""
-    hits = [k for k in grid if (inspect.isclass(k) or isinstance(k, str))
-            and _safe_learner_name(k) in names]
+    hits = [
+        k
+        for k in grid
+        if (inspect.isclass(k) or isinstance(k, str)) and _safe_learner_name(k) in names
+    ]
     if not hits:
         return False
     if len(hits) != len(grid):
         others = [k for k in grid if k not in hits]
-        raise ValueError(f"grid mixes learner names {hits} with parameter names {others}; give "
-                         "either one grid for all learners or one grid per learner")
+        raise ValueError(
+            f"grid mixes learner names {hits} with parameter names {others}; give "
+            "either one grid for all learners or one grid per learner"
+        )
     return True
 
 
@@ -419,8 +484,10 @@ def _safe_learner_name(key):
 def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
     """(stream name, keyword arguments, seeds) triples."""
     if streams is None:
-        raise ValueError("streams is required, e.g. streams={'sea': {'n': 100_000}} or "
-                         "streams=['sea', ('random_tree', {'n': 50_000})]")
+        raise ValueError(
+            "streams is required, e.g. streams={'sea': {'n': 100_000}} or "
+            "streams=['sea', ('random_tree', {'n': 50_000})]"
+        )
     if isinstance(streams, Mapping):
         items = list(streams.items())
     else:
@@ -433,8 +500,9 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
             elif isinstance(s, str) or callable(s):
                 items.append((s, {}))
             else:
-                raise ValueError(f"a stream is a name, a function or a (name, kwargs) pair; "
-                                 f"got {s!r}")
+                raise ValueError(
+                    f"a stream is a name, a function or a (name, kwargs) pair; got {s!r}"
+                )
     if not items:
         raise ValueError("no stream given")
     specs = []
@@ -442,8 +510,9 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
         if kwargs is None:
             kwargs = {}
         if not isinstance(kwargs, Mapping):
-            raise ValueError(f"the keyword arguments of stream {s!r} must be a dict; got "
-                             f"{kwargs!r}")
+            raise ValueError(
+                f"the keyword arguments of stream {s!r} must be a dict; got {kwargs!r}"
+            )
         name = stream_name(s)
         fn = resolve_stream(name)
         kwargs = dict(kwargs)
@@ -451,8 +520,9 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
             raise ValueError(f"stream {name!r}: do not pass return_info; the sweep sets it")
         own = kwargs.pop("seed", None) if "seed" in kwargs else None
         # a data set's seed only picks a shuffle: without shuffle=True it is a fixed stream
-        has_seed = _takes(fn, "seed") and (not _takes(fn, "shuffle") or
-                                           kwargs.get("shuffle") is True)
+        has_seed = _takes(fn, "seed") and (
+            not _takes(fn, "shuffle") or kwargs.get("shuffle") is True
+        )
         if has_seed:
             if own is not None:
                 stream_seeds = _alternatives(own)
@@ -462,20 +532,29 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
                 default = inspect.signature(fn).parameters["seed"].default
                 stream_seeds = [default]
             for sd in stream_seeds:
-                if sd is None or isinstance(sd, bool) or not isinstance(sd, numbers.Integral) \
-                        or sd < 0:
-                    raise ValueError(f"stream {name!r}: seeds must be non-negative integers "
-                                     f"(None would draw fresh entropy and the cell could not "
-                                     f"be repeated); got {sd!r}")
+                if (
+                    sd is None
+                    or isinstance(sd, bool)
+                    or not isinstance(sd, numbers.Integral)
+                    or sd < 0
+                ):
+                    raise ValueError(
+                        f"stream {name!r}: seeds must be non-negative integers "
+                        f"(None would draw fresh entropy and the cell could not "
+                        f"be repeated); got {sd!r}"
+                    )
             stream_seeds = [int(sd) for sd in stream_seeds]
         else:
             if own is not None:
-                raise ValueError(f"stream {name!r} takes no seed (it is a fixed data set; "
-                                 "shuffle=True makes each seed a shuffled copy)")
+                raise ValueError(
+                    f"stream {name!r} takes no seed (it is a fixed data set; "
+                    "shuffle=True makes each seed a shuffled copy)"
+                )
             stream_seeds = [None]
         try:
-            inspect.signature(fn).bind(**kwargs, return_info=True,
-                                       **({"seed": 0} if has_seed else {}))
+            inspect.signature(fn).bind(
+                **kwargs, return_info=True, **({"seed": 0} if has_seed else {})
+            )
         except TypeError as exc:
             raise ValueError(f"stream {name!r}: {exc}") from None
         canonical(kwargs, f"keyword arguments of stream {name!r}")
@@ -486,8 +565,9 @@ def _stream_specs(streams, seeds) -> list[tuple[str, dict, list]]:
 def _check_params(name: str, params: dict) -> None:
     for k in FROM_STREAM:
         if k in params:
-            raise ValueError(f"learner {name}: {k} comes from each stream's info; remove it "
-                             "from the grid")
+            raise ValueError(
+                f"learner {name}: {k} comes from each stream's info; remove it from the grid"
+            )
     cls = resolve_learner(name)
     try:
         inspect.signature(cls).bind(n_features=1, n_classes=2, **params)
@@ -500,21 +580,27 @@ def check_protocol(protocol: str, evaluate_kwargs: dict | None) -> dict:
     """The keyword arguments for ``evaluate.prequential`` after checking that this version of
     :mod:`workbench.evaluate` accepts them (ACTIVE needs ``strategy=``)."""
     from ..evaluate import prequential
+
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {PROTOCOLS}; got {protocol!r}")
     kwargs = dict(evaluate_kwargs or {})
     accepted = inspect.signature(prequential).parameters
     if protocol == "active":
         if "strategy" not in accepted:
-            raise ValueError("protocol='active' needs evaluate.prequential(model, X, y, "
-                             "strategy=..., budget=...), and this version of workbench.evaluate "
-                             "does not accept a label-query strategy yet; run protocol='full'")
+            raise ValueError(
+                "protocol='active' needs evaluate.prequential(model, X, y, "
+                "strategy=..., budget=...), and this version of workbench.evaluate "
+                "does not accept a label-query strategy yet; run protocol='full'"
+            )
         if kwargs.get("strategy") is None:
-            raise ValueError("protocol='active' needs a label-query strategy: pass "
-                             "evaluate_kwargs={'strategy': ..., 'budget': ...}")
+            raise ValueError(
+                "protocol='active' needs a label-query strategy: pass "
+                "evaluate_kwargs={'strategy': ..., 'budget': ...}"
+            )
     elif "strategy" in kwargs or "budget" in kwargs:
-        raise ValueError("protocol='full' learns every label; a strategy or budget belongs to "
-                         "protocol='active'")
+        raise ValueError(
+            "protocol='full' learns every label; a strategy or budget belongs to protocol='active'"
+        )
     try:
         inspect.signature(prequential).bind(None, None, None, **kwargs)
     except TypeError as exc:
@@ -523,12 +609,24 @@ def check_protocol(protocol: str, evaluate_kwargs: dict | None) -> dict:
     return kwargs
 
 
-def expand(learners, grid=None, streams=None, metrics=("accuracy", "kappa"), *, seeds=None,
-           protocol="full", evaluate_kwargs=None, curve_points=50) -> list[Cell]:
+def expand(
+    learners,
+    grid=None,
+    streams=None,
+    metrics=("accuracy", "kappa"),
+    *,
+    seeds=None,
+    protocol="full",
+    evaluate_kwargs=None,
+    curve_points=50,
+) -> list[Cell]:
     """Every cell of a sweep, in order learner, parameter set, stream, seed; checked before
     anything runs (unknown names, parameters a learner does not take, seeds, protocol)."""
-    if isinstance(curve_points, bool) or not isinstance(curve_points, numbers.Integral) \
-            or curve_points < 0:
+    if (
+        isinstance(curve_points, bool)
+        or not isinstance(curve_points, numbers.Integral)
+        or curve_points < 0
+    ):
         raise ValueError(f"curve_points must be an integer >= 0; got {curve_points!r}")
     ev = check_protocol(protocol, evaluate_kwargs)
     metric_specs = normalise_metrics(metrics)
@@ -542,11 +640,19 @@ def expand(learners, grid=None, streams=None, metrics=("accuracy", "kappa"), *, 
         for params in sets:
             for sname, skw, sseeds in stream_specs:
                 for seed in sseeds:
-                    cell = Cell(name, params, sname, skw, seed, protocol, ev, metric_specs,
-                                int(curve_points))
+                    cell = Cell(
+                        name,
+                        params,
+                        sname,
+                        skw,
+                        seed,
+                        protocol,
+                        ev,
+                        metric_specs,
+                        int(curve_points),
+                    )
                     if cell.cell_id in seen:
-                        raise ValueError(f"the sweep lists the same cell twice: "
-                                         f"{cell.describe()}")
+                        raise ValueError(f"the sweep lists the same cell twice: {cell.describe()}")
                     seen[cell.cell_id] = cell
                     cells.append(cell)
     return cells
@@ -558,6 +664,7 @@ def curve_sample(t: np.ndarray, values: np.ndarray, points: int) -> tuple[list, 
     if points <= 0 or m == 0:
         return [], []
     idx = np.unique(np.linspace(0, m - 1, min(points, m)).round().astype(np.int64))
-    return ([int(v) for v in np.asarray(t)[idx]],
-            [None if not math.isfinite(v) else round(float(v), 6)
-             for v in np.asarray(values)[idx]])
+    return (
+        [int(v) for v in np.asarray(t)[idx]],
+        [None if not math.isfinite(v) else round(float(v), 6) for v in np.asarray(values)[idx]],
+    )

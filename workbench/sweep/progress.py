@@ -3,6 +3,7 @@
 It counts cells (those a resumed sweep found finished start the bar), shows cells per second
 and the time left, and the number of cells that ended in an error.
 """
+
 from __future__ import annotations
 
 
@@ -14,8 +15,9 @@ class Progress:
             return
         options = dict(desc="sweep", unit="cell", smoothing=0.1, dynamic_ncols=True)
         if isinstance(enabled, dict):
-            options.update(enabled)             # any tqdm keyword: desc, position, leave, ...
+            options.update(enabled)  # any tqdm keyword: desc, position, leave, ...
         from tqdm.auto import tqdm
+
         self.bar = tqdm(total=total, initial=initial, **options)
         if errors:
             self.bar.set_postfix(errors=errors, refresh=False)

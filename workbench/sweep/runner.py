@@ -1,4 +1,5 @@
 """``run``: every cell of a sweep on a backend, results written as they finish; ``load``."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,26 @@ from .storage import clean_row, open_results, read_rows
 BACKENDS = ("local", "serial", "dask")
 
 
-def run(learners, grid=None, streams=None, metrics=("accuracy", "kappa"), *, seeds=None,
-        protocol="full", evaluate_kwargs=None, results=None, client=None, address=None,
-        backend=None, processes=None, progress=True, curve_points=50, rerun_errors=True,
-        chunk_seconds=0.5, max_attempts=3):
+def run(
+    learners,
+    grid=None,
+    streams=None,
+    metrics=("accuracy", "kappa"),
+    *,
+    seeds=None,
+    protocol="full",
+    evaluate_kwargs=None,
+    results=None,
+    client=None,
+    address=None,
+    backend=None,
+    processes=None,
+    progress=True,
+    curve_points=50,
+    rerun_errors=True,
+    chunk_seconds=0.5,
+    max_attempts=3,
+):
     """Evaluate every combination of learner, parameter set, stream and seed; one row per cell.
 
     Parameters
@@ -74,11 +91,22 @@ def run(learners, grid=None, streams=None, metrics=("accuracy", "kappa"), *, see
     """
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
         raise ValueError(f"max_attempts must be a positive integer; got {max_attempts!r}")
-    if isinstance(chunk_seconds, bool) or not isinstance(chunk_seconds, (int, float)) \
-            or not chunk_seconds > 0:
+    if (
+        isinstance(chunk_seconds, bool)
+        or not isinstance(chunk_seconds, (int, float))
+        or not chunk_seconds > 0
+    ):
         raise ValueError(f"chunk_seconds must be a positive number; got {chunk_seconds!r}")
-    cells = expand(learners, grid, streams, metrics, seeds=seeds, protocol=protocol,
-                   evaluate_kwargs=evaluate_kwargs, curve_points=curve_points)
+    cells = expand(
+        learners,
+        grid,
+        streams,
+        metrics,
+        seeds=seeds,
+        protocol=protocol,
+        evaluate_kwargs=evaluate_kwargs,
+        curve_points=curve_points,
+    )
     columns = schema.columns([c for c, _ in cells[0].metrics])
     runner = _backend(backend, client, address, processes)
     store = open_results(results, columns) if results is not None else None
@@ -89,24 +117,24 @@ def run(learners, grid=None, streams=None, metrics=("accuracy", "kappa"), *, see
             if row is not None and not (rerun_errors and row["error"]):
                 finished[cell.cell_id] = row
     todo = [cell for cell in cells if cell.cell_id not in finished]
-    bar = Progress(len(cells), len(finished), progress,
-                   errors=sum(1 for r in finished.values() if r["error"]))
+    bar = Progress(
+        len(cells), len(finished), progress, errors=sum(1 for r in finished.values() if r["error"])
+    )
     wanted = {cell.cell_id for cell in todo}
     complete = False
     try:
         if todo:
             be = runner()
             try:
-                for rows in drive(be, todo, chunk_seconds=chunk_seconds,
-                                  max_attempts=max_attempts):
+                for rows in drive(be, todo, chunk_seconds=chunk_seconds, max_attempts=max_attempts):
                     fresh = []
-                    for row in rows:                 # each cell's result is written once
+                    for row in rows:  # each cell's result is written once
                         cid = row["cell_id"]
                         if cid in wanted and cid not in finished:
                             finished[cid] = clean_row(row, columns)
                             fresh.append(row)
                     if store is not None:
-                        store.append(fresh)         # also: flush a Parquet buffer when due
+                        store.append(fresh)  # also: flush a Parquet buffer when due
                     bar.update(fresh)
                 complete = True
             finally:
@@ -125,22 +153,25 @@ def _backend(backend, client, address, processes):
         raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}")
     if client is not None or address is not None:
         if backend not in (None, "dask"):
-            raise ValueError(f"client= and address= run on Dask; backend={backend!r} "
-                             "contradicts them")
+            raise ValueError(
+                f"client= and address= run on Dask; backend={backend!r} contradicts them"
+            )
         if processes is not None:
-            raise ValueError("processes= is for the local backend; a Dask cluster has its "
-                             "own workers")
+            raise ValueError(
+                "processes= is for the local backend; a Dask cluster has its own workers"
+            )
         if client is not None and address is not None:
             raise ValueError("give either client= or address=, not both")
         return lambda: DaskBackend(client, address)
     if backend == "dask":
-        raise ValueError("backend='dask' needs client= (a distributed.Client) or address= "
-                         "('tcp://host:8786')")
+        raise ValueError(
+            "backend='dask' needs client= (a distributed.Client) or address= ('tcp://host:8786')"
+        )
     if backend == "serial":
         if processes is not None:
             raise ValueError("processes= is for the local backend, not backend='serial'")
         return SerialBackend
-    LocalBackend(processes)                     # checks processes now
+    LocalBackend(processes)  # checks processes now
     return lambda: LocalBackend(processes)
 
 
@@ -148,6 +179,7 @@ def to_frame(rows: list[dict], columns: list[str]):
     """A DataFrame of result rows with proper dtypes, curves as lists and one column per
     parameter."""
     import pandas as pd
+
     df = pd.DataFrame.from_records(rows, columns=columns)
     for c in columns:
         k = schema.kind(c)

@@ -25,6 +25,7 @@ second sweep on the same file stops with an error instead of interleaving rows.
 The same cell may appear more than once in a file (a cell that failed and ran again on a
 rerun): the last row of a cell is its result.
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,8 +48,10 @@ def results_format(path) -> str:
         raise ValueError(f"results must be a file name ending in .csv or .parquet; got {path!r}")
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise ValueError(f"results file {str(path)!r}: the name must end in .csv (one file, one "
-                         "line per cell) or .parquet (a folder of Parquet parts)")
+        raise ValueError(
+            f"results file {str(path)!r}: the name must end in .csv (one file, one "
+            "line per cell) or .parquet (a folder of Parquet parts)"
+        )
     return suffix[1:]
 
 
@@ -110,12 +113,17 @@ class _Lock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ValueError(f"{path} is being written by another sweep that is still running "
-                             "(it holds the file's lock); wait for it to finish or choose "
-                             "another results file") from None
-        except OSError as exc:              # a file system without locks (some network ones)
-            warnings.warn(f"{path}: cannot lock the results file ({exc}); make sure no other "
-                          "sweep writes to it at the same time", stacklevel=4)
+            raise ValueError(
+                f"{path} is being written by another sweep that is still running "
+                "(it holds the file's lock); wait for it to finish or choose "
+                "another results file"
+            ) from None
+        except OSError as exc:  # a file system without locks (some network ones)
+            warnings.warn(
+                f"{path}: cannot lock the results file ({exc}); make sure no other "
+                "sweep writes to it at the same time",
+                stacklevel=4,
+            )
 
 
 # --------------------------------------------------------------------------- CSV
@@ -133,47 +141,63 @@ def parse_csv(data: bytes, path, columns: list[str] | None = None):
     ``columns=None`` accepts any sweep's columns (for :func:`load`).  Raises ValueError for a
     foreign or damaged file; a last line without its newline is left out (not an error)."""
     first, nl, rest = data.partition(b"\n")
-    if not nl:                                  # not even a whole header line
+    if not nl:  # not even a whole header line
         if columns is not None and (_header(columns) + "\n").encode().startswith(first):
-            return [], 0, columns               # our header, cut short: start again
-        raise ValueError(f"{path} is not a workbench sweep results file (no header line); "
-                         "it is left as it is: choose another results file")
+            return [], 0, columns  # our header, cut short: start again
+        raise ValueError(
+            f"{path} is not a workbench sweep results file (no header line); "
+            "it is left as it is: choose another results file"
+        )
     try:
         header = first.decode("utf-8").split(",")
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a workbench sweep results file (its first line is not "
-                         "text); it is left as it is: choose another results file") from None
+        raise ValueError(
+            f"{path} is not a workbench sweep results file (its first line is not "
+            "text); it is left as it is: choose another results file"
+        ) from None
     file_columns = header[:-1]
     if header[:1] != ["cell_id"] or header[-1:] != ["crc"]:
-        raise ValueError(f"{path} is not a workbench sweep results file (its columns are "
-                         f"{header[:8]}...); it is left as it is: choose another results file")
-    schema.check_columns(path, file_columns, columns, "its finished cells would not match, so "
-                         "it is left as it is: choose another results file")
+        raise ValueError(
+            f"{path} is not a workbench sweep results file (its columns are "
+            f"{header[:8]}...); it is left as it is: choose another results file"
+        )
+    schema.check_columns(
+        path,
+        file_columns,
+        columns,
+        "its finished cells would not match, so it is left as it is: choose another results file",
+    )
     kinds = [schema.kind(c) for c in file_columns]
     rows = []
     pos = len(first) + 1
     lines = rest.split(b"\n")
     for i, line in enumerate(lines):
         lineno = i + 2
-        if i == len(lines) - 1:                 # after the last newline: empty or cut short
+        if i == len(lines) - 1:  # after the last newline: empty or cut short
             if line:
-                warnings.warn(f"{path}: line {lineno} was cut short (the sweep that wrote it "
-                              "stopped mid-line); it is dropped and its cell runs again",
-                              stacklevel=3)
+                warnings.warn(
+                    f"{path}: line {lineno} was cut short (the sweep that wrote it "
+                    "stopped mid-line); it is dropped and its cell runs again",
+                    stacklevel=3,
+                )
             break
         prefix, comma, crc = line.rpartition(b",")
         if not comma or _crc(prefix + b",") != crc.decode("ascii", "replace"):
-            raise ValueError(f"{path}, line {lineno}: the checksum does not match, so the file "
-                             "is damaged; it is left as it is. Repair or delete that line (or "
-                             "move the file away) and run again; finished cells in the other "
-                             "lines are kept")
+            raise ValueError(
+                f"{path}, line {lineno}: the checksum does not match, so the file "
+                "is damaged; it is left as it is. Repair or delete that line (or "
+                "move the file away) and run again; finished cells in the other "
+                "lines are kept"
+            )
         try:
             fields = next(csv.reader([prefix.decode("utf-8")]))
         except (UnicodeDecodeError, csv.Error, StopIteration) as exc:
             raise ValueError(f"{path}, line {lineno} cannot be read ({exc})") from None
         if len(fields) != len(file_columns):
-            raise ValueError(f"{path}, line {lineno} has {len(fields)} fields for "
-                             f"{len(file_columns)} columns; the file is damaged")
+            raise ValueError(
+                f"{path}, line {lineno} has {len(fields)} fields for "
+                f"{len(file_columns)} columns; the file is damaged"
+            )
         try:
             rows.append({c: _from_text(v, k) for c, v, k in zip(file_columns, fields, kinds)})
         except ValueError as exc:
@@ -192,7 +216,7 @@ class CsvStore:
         self.rows: dict[str, dict] = {}
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.path, "a+b")           # noqa: SIM115 (held until close)
+        self._fh = open(self.path, "a+b")  # noqa: SIM115 (held until close)
         try:
             _Lock(self._fh.fileno(), self.path)
             self._fh.seek(0)
@@ -216,7 +240,8 @@ class CsvStore:
     def _line(self, row: dict) -> bytes:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="").writerow(
-            [_to_text(row.get(c), k) for c, k in zip(self.columns, self.kinds)])
+            [_to_text(row.get(c), k) for c, k in zip(self.columns, self.kinds)]
+        )
         prefix = (buf.getvalue() + ",").encode("utf-8")
         return prefix + _crc(prefix).encode() + b"\n"
 
@@ -233,7 +258,7 @@ class CsvStore:
         os.fsync(self._fh.fileno())
 
     def flush(self) -> None:
-        pass                                        # every append is already on disk
+        pass  # every append is already on disk
 
     def close(self) -> None:
         if not self._fh.closed:
@@ -247,9 +272,12 @@ _MARK = b"workbench.sweep.columns"
 
 def _arrow_schema(columns: list[str]):
     import pyarrow as pa
+
     types = {"int": pa.int64(), "float": pa.float64(), "str": pa.string()}
-    return pa.schema([(c, types[schema.kind(c)]) for c in columns],
-                     metadata={_MARK: json.dumps(list(columns)).encode()})
+    return pa.schema(
+        [(c, types[schema.kind(c)]) for c in columns],
+        metadata={_MARK: json.dumps(list(columns)).encode()},
+    )
 
 
 def _fsync_dir(path: Path) -> None:
@@ -269,27 +297,35 @@ def read_parquet_parts(folder: Path, columns: list[str] | None = None):
     """(part paths, rows in order, columns) of a results folder; ValueError if it is not ours or
     a part is damaged.  Temporary parts (``.tmp-*``) are ignored."""
     import pyarrow.parquet as pq
+
     names = sorted(os.listdir(folder))
     foreign = [n for n in names if not n.startswith(".") and not _PART.fullmatch(n)]
     if foreign:
-        raise ValueError(f"{folder} holds files a sweep did not write ({foreign[:3]}); it is "
-                         "left as it is: choose another results folder")
+        raise ValueError(
+            f"{folder} holds files a sweep did not write ({foreign[:3]}); it is "
+            "left as it is: choose another results folder"
+        )
     parts = [folder / n for n in names if _PART.fullmatch(n)]
     rows, found = [], columns
     for part in parts:
         try:
             table = pq.read_table(part)
-        except Exception as exc:                                    # noqa: BLE001
-            raise ValueError(f"{part} cannot be read ({type(exc).__name__}: {exc}); the folder "
-                             "is left as it is. Move that part away to run its cells again; "
-                             "the other parts are kept") from None
+        except Exception as exc:  # noqa: BLE001
+            raise ValueError(
+                f"{part} cannot be read ({type(exc).__name__}: {exc}); the folder "
+                "is left as it is. Move that part away to run its cells again; "
+                "the other parts are kept"
+            ) from None
         meta = (table.schema.metadata or {}).get(_MARK)
         names_ = table.column_names
         if meta is None or json.loads(meta) != names_ or names_[:1] != ["cell_id"]:
-            raise ValueError(f"{part} is not a workbench sweep part; the folder is left as it "
-                             "is: choose another results folder")
-        schema.check_columns(part, names_, found, "the folder is left as it is: choose another "
-                             "results folder")
+            raise ValueError(
+                f"{part} is not a workbench sweep part; the folder is left as it "
+                "is: choose another results folder"
+            )
+        schema.check_columns(
+            part, names_, found, "the folder is left as it is: choose another results folder"
+        )
         found = names_
         rows.extend(table.to_pylist())
     return parts, rows, found
@@ -308,16 +344,18 @@ class ParquetStore:
         self._since = None
         self._count = 0
         if self.path.exists() and not self.path.is_dir():
-            raise ValueError(f"{self.path} is a file, but a .parquet results path is a folder of "
-                             "parts written by workbench.sweep; it is left as it is: choose "
-                             "another name")
+            raise ValueError(
+                f"{self.path} is a file, but a .parquet results path is a folder of "
+                "parts written by workbench.sweep; it is left as it is: choose "
+                "another name"
+            )
         self.path.mkdir(parents=True, exist_ok=True)
         self._lock_fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             _Lock(self._lock_fd, self.path)
             self._parts, rows, _ = read_parquet_parts(self.path, self.columns)
             for name in os.listdir(self.path):
-                if name.startswith(".tmp-"):       # a part a crash did not finish
+                if name.startswith(".tmp-"):  # a part a crash did not finish
                     os.remove(self.path / name)
         except BaseException:
             os.close(self._lock_fd)
@@ -340,6 +378,7 @@ class ParquetStore:
     def _write_part(self, rows: list[dict]) -> Path:
         import pyarrow as pa
         import pyarrow.parquet as pq
+
         self._count += 1
         name = f"part-{time.time_ns():020d}-{os.getpid()}-{self._count}.parquet"
         tmp = self.path / f".tmp-{name}"
@@ -362,7 +401,7 @@ class ParquetStore:
             return
         try:
             self.flush()
-            if len(self._parts) > 1:                # merge into one part, then drop the others
+            if len(self._parts) > 1:  # merge into one part, then drop the others
                 merged = self._write_part(list(self.rows.values()))
                 for part in self._parts:
                     os.remove(part)
@@ -382,7 +421,7 @@ def read_rows(path) -> tuple[list[dict], list[str]]:
         raise ValueError(f"no results file {path}")
     if fmt == "csv":
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")    # a sweep may be writing the last line right now
+            warnings.simplefilter("ignore")  # a sweep may be writing the last line right now
             rows, _, columns = parse_csv(path.read_bytes(), path)
     else:
         if not path.is_dir():

@@ -12,6 +12,7 @@ and the first cell's ``seconds`` measure learning, not loading.  When the cache 
 process compiles while the others on the same machine wait for it (a lock file), so that the
 kernels are compiled once and not once per worker.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -25,8 +26,15 @@ import traceback
 
 import numpy as np
 
-from .cells import (CLASS_METRICS, Cell, curve_sample, fresh, resolve_learner, resolve_stream,
-                    to_json)
+from .cells import (
+    CLASS_METRICS,
+    Cell,
+    curve_sample,
+    fresh,
+    resolve_learner,
+    resolve_stream,
+    to_json,
+)
 
 _warmed: set = set()
 _WORKER = f"{socket.gethostname()}:{os.getpid()}"
@@ -40,8 +48,9 @@ def run_chunk(cells: list[Cell]) -> list[dict]:
 def run_cell(cell: Cell) -> dict:
     """The results row of one cell (never raises an ``Exception``)."""
     from .. import evaluate
+
     global _WORKER
-    _WORKER = f"{socket.gethostname()}:{os.getpid()}"     # a forked worker has its own pid
+    _WORKER = f"{socket.gethostname()}:{os.getpid()}"  # a forked worker has its own pid
     start, cpu = time.perf_counter(), time.process_time()
     row = describe_row(cell)
     try:
@@ -52,18 +61,23 @@ def run_cell(cell: Cell) -> dict:
         X, y, info = fn(**kwargs, return_info=True)
         cls = resolve_learner(cell.learner)
         w0, c0 = time.perf_counter(), time.process_time()
-        warm(cls, cell)                         # once per process; not the cell's time
+        warm(cls, cell)  # once per process; not the cell's time
         start += time.perf_counter() - w0
         cpu += time.process_time() - c0
         model = build_learner(cls, fresh(cell.params), info)
         res = evaluate.prequential(model, X, y, **_evaluate_kwargs(cell))
-        row.update(n=int(res.n), n_leaves=int(model.n_leaves), depth=int(model.depth),
-                   labels_used=int(res.labels_used), seconds=float(res.seconds))
+        row.update(
+            n=int(res.n),
+            n_leaves=int(model.n_leaves),
+            depth=int(model.depth),
+            labels_used=int(res.labels_used),
+            seconds=float(res.seconds),
+        )
         for column, spec in cell.metrics:
             row[column] = metric_value(spec, res, model)
         t, curve = curve_sample(res.t, res.curve, cell.curve_points)
         row["curve_t"], row["curve"] = to_json(t), to_json(curve)
-    except Exception as exc:                                        # noqa: BLE001 (recorded)
+    except Exception as exc:  # noqa: BLE001 (recorded)
         row["error"] = describe_error(exc)
     row["cell_seconds"] = time.perf_counter() - start
     row["cpu_seconds"] = time.process_time() - cpu
@@ -73,15 +87,32 @@ def run_cell(cell: Cell) -> dict:
 
 def describe_row(cell: Cell) -> dict:
     """The columns that say what ran, with everything measured still empty."""
-    row = {"cell_id": cell.cell_id, "learner": cell.learner, "params": to_json(cell.params),
-           "stream": cell.stream, "stream_kwargs": to_json(cell.stream_kwargs),
-           "seed": cell.seed, "protocol": cell.protocol,
-           "evaluate_kwargs": to_json(cell.evaluate_kwargs),
-           "n": None, "n_leaves": None, "depth": None, "labels_used": None, "seconds": None}
+    row = {
+        "cell_id": cell.cell_id,
+        "learner": cell.learner,
+        "params": to_json(cell.params),
+        "stream": cell.stream,
+        "stream_kwargs": to_json(cell.stream_kwargs),
+        "seed": cell.seed,
+        "protocol": cell.protocol,
+        "evaluate_kwargs": to_json(cell.evaluate_kwargs),
+        "n": None,
+        "n_leaves": None,
+        "depth": None,
+        "labels_used": None,
+        "seconds": None,
+    }
     for column, _ in cell.metrics:
         row[column] = None
-    row.update(curve_t="[]", curve="[]", error="", cell_seconds=None, cpu_seconds=None,
-               worker=_WORKER, finished="")
+    row.update(
+        curve_t="[]",
+        curve="[]",
+        error="",
+        cell_seconds=None,
+        cpu_seconds=None,
+        worker=_WORKER,
+        finished="",
+    )
     return row
 
 
@@ -93,11 +124,12 @@ def build_learner(cls, params: dict, info):
 
 
 def _evaluate_kwargs(cell: Cell) -> dict:
-    kwargs = fresh(cell.evaluate_kwargs)        # a strategy starts from its initial state
+    kwargs = fresh(cell.evaluate_kwargs)  # a strategy starts from its initial state
     import inspect
     from .. import evaluate
+
     if "keep_predictions" in inspect.signature(evaluate.prequential).parameters:
-        kwargs.setdefault("keep_predictions", False)    # nothing leaves the worker but the row
+        kwargs.setdefault("keep_predictions", False)  # nothing leaves the worker but the row
     return kwargs
 
 
@@ -147,16 +179,17 @@ def _tiny_run(cls, cell: Cell) -> None:
     effects) on 300 SEA rows; a class that needs more arguments is warmed through the Hoeffding
     tree, whose kernels every engine-based learner shares."""
     from .. import evaluate, learners, streams
+
     X, y, info = streams.sea(n=300, seed=0, return_info=True)
     for klass in (cls, learners.HoeffdingTree):
         try:
             model = build_learner(klass, {}, info)
-        except Exception:                                           # noqa: BLE001
+        except Exception:  # noqa: BLE001
             continue
         try:
             evaluate.prequential(model, X, y, **_evaluate_kwargs(cell))
-        except Exception:                                           # noqa: BLE001
-            pass                        # the real cell reports what is wrong with it
+        except Exception:  # noqa: BLE001
+            pass  # the real cell reports what is wrong with it
         return
 
 
@@ -184,19 +217,19 @@ class _first_compile_lock:
         self._stamp = None
         try:
             import fcntl
-        except ImportError:                         # not POSIX: every process warms up itself
+        except ImportError:  # not POSIX: every process warms up itself
             return self
         path = os.path.join(tempfile.gettempdir(), f"workbench-sweep-warm-{os.getuid()}.lock")
         try:
             stamp = _source_stamp()
             self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
             if os.pread(self._fd, 64, 0).decode(errors="replace") == stamp:
-                return self._close()                # warmed before for these very sources
+                return self._close()  # warmed before for these very sources
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                self._stamp = stamp                 # ours to warm; the stamp goes in after
+                self._stamp = stamp  # ours to warm; the stamp goes in after
             except BlockingIOError:
-                fcntl.flock(self._fd, fcntl.LOCK_SH)        # wait for the first one
+                fcntl.flock(self._fd, fcntl.LOCK_SH)  # wait for the first one
                 self._close()
         except OSError:
             self._close()
@@ -214,6 +247,6 @@ class _first_compile_lock:
 
     def _close(self):
         if self._fd is not None:
-            os.close(self._fd)              # closing releases the lock
+            os.close(self._fd)  # closing releases the lock
             self._fd = None
         return self

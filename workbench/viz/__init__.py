@@ -11,14 +11,39 @@
 In the browser the trees are laid out by Graphviz compiled to WebAssembly (graphviz-anywidget),
 so a pip-only install draws them; only file export needs the system's Graphviz.
 """
+
 from .dot import node_counts, to_dot
 from .fast import fast_mode, size
 from .render import FORMATS, GraphvizNotFoundError, has_dot, render
-from .stepper import (DEFAULT_PARAMS, SPEEDS, Compare, Controls, SplitTrace, TreeStepper,
-                      side_by_side)
+from .stepper import (
+    DEFAULT_PARAMS,
+    SPEEDS,
+    Compare,
+    Controls,
+    SplitTrace,
+    TreeStepper,
+    side_by_side,
+)
 from .svgchart import line_chart
 from .view import show, tree_widget
 
-__all__ = ["to_dot", "node_counts", "render", "has_dot", "GraphvizNotFoundError", "FORMATS",
-           "show", "tree_widget", "TreeStepper", "Compare", "Controls", "SplitTrace",
-           "side_by_side", "DEFAULT_PARAMS", "SPEEDS", "line_chart", "fast_mode", "size"]
+__all__ = [
+    "to_dot",
+    "node_counts",
+    "render",
+    "has_dot",
+    "GraphvizNotFoundError",
+    "FORMATS",
+    "show",
+    "tree_widget",
+    "TreeStepper",
+    "Compare",
+    "Controls",
+    "SplitTrace",
+    "side_by_side",
+    "DEFAULT_PARAMS",
+    "SPEEDS",
+    "line_chart",
+    "fast_mode",
+    "size",
+]

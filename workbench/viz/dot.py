@@ -4,6 +4,7 @@
 :func:`workbench.core.dot.tree_to_dot` (highlight an instance's path, mark recent splits,
 collapse deep subtrees, name nominal values, show how many instances passed each node).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,9 +12,20 @@ import numpy as np
 from ..core.dot import tree_to_dot
 
 
-def to_dot(model, feature_names=None, class_names=None, *, highlight=None, recent=0,
-           max_depth=None, max_nodes=None, category_names=None, node_counts=None,
-           title=None, rankdir="TB") -> str:
+def to_dot(
+    model,
+    feature_names=None,
+    class_names=None,
+    *,
+    highlight=None,
+    recent=0,
+    max_depth=None,
+    max_nodes=None,
+    category_names=None,
+    node_counts=None,
+    title=None,
+    rankdir="TB",
+) -> str:
     """Graphviz DOT source of ``model``'s tree.
 
     Each inner node shows its test and how many instances it has seen, each leaf its class
@@ -31,10 +43,19 @@ def to_dot(model, feature_names=None, class_names=None, *, highlight=None, recen
     """
     if not hasattr(model, "tree") or not hasattr(model, "explain_one"):
         raise ValueError(f"to_dot needs a workbench learner; got {type(model).__name__}")
-    return tree_to_dot(model, feature_names=feature_names, class_names=class_names,
-                       highlight=highlight, recent=recent, max_depth=max_depth, title=title,
-                       max_nodes=max_nodes, category_names=category_names,
-                       node_counts=node_counts, rankdir=rankdir)
+    return tree_to_dot(
+        model,
+        feature_names=feature_names,
+        class_names=class_names,
+        highlight=highlight,
+        recent=recent,
+        max_depth=max_depth,
+        title=title,
+        max_nodes=max_nodes,
+        category_names=category_names,
+        node_counts=node_counts,
+        rankdir=rankdir,
+    )
 
 
 def node_counts(model, X, times=None) -> np.ndarray:
@@ -54,8 +75,9 @@ def node_counts(model, X, times=None) -> np.ndarray:
     if times is not None:
         times = np.asarray(times, np.int64)
         if times.shape != (X.shape[0],):
-            raise ValueError(f"times must have one entry per row of X ({X.shape[0]}); got "
-                             f"shape {times.shape}")
+            raise ValueError(
+                f"times must have one entry per row of X ({X.shape[0]}); got shape {times.shape}"
+            )
     parent = T.parent
     created = T.t_created
     while cur.size:

@@ -1,5 +1,6 @@
 """Fast mode: the tests run every notebook with ``WORKBENCH_FAST=1`` and notebooks shrink their
 streams and trial counts when it is set."""
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@
 In JupyterLab no ``dot`` is needed: :func:`workbench.viz.show` and the stepper draw trees in the
 browser with Graphviz compiled to WebAssembly.  Only files need the system program.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,8 @@ INSTALL_HINT = (
     "viz.TreeStepper). Install it with one of: `sudo apt-get install graphviz` (Debian, "
     "Ubuntu), `sudo dnf install graphviz` (Fedora), `brew install graphviz` (macOS), "
     "`conda install -c conda-forge graphviz`, `winget install graphviz` (Windows); or run "
-    "`python3 dev.py lab`, which installs it when it can.")
+    "`python3 dev.py lab`, which installs it when it can."
+)
 
 
 class GraphvizNotFoundError(RuntimeError):
@@ -38,23 +40,31 @@ def has_dot() -> bool:
     return dot_executable() is not None
 
 
-def dot_source_to_file(source: str, path, format: str | None = None, *,
-                       timeout: float = 120.0) -> Path:
+def dot_source_to_file(
+    source: str, path, format: str | None = None, *, timeout: float = 120.0
+) -> Path:
     """Lay out DOT ``source`` with ``dot`` and write it to ``path`` (format from the suffix)."""
     path = Path(path)
     fmt = (format or path.suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        raise ValueError(f"cannot write {path.name!r}: format {fmt or '(none)'!r} is not one "
-                         f"of {', '.join(FORMATS)} (give a file suffix or format=)")
+        raise ValueError(
+            f"cannot write {path.name!r}: format {fmt or '(none)'!r} is not one "
+            f"of {', '.join(FORMATS)} (give a file suffix or format=)"
+        )
     exe = dot_executable()
     if exe is None:
         raise GraphvizNotFoundError(INSTALL_HINT)
     path.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([exe, f"-T{fmt}", "-o", str(path)], input=source.encode("utf-8"),
-                          capture_output=True, timeout=timeout)
+    proc = subprocess.run(
+        [exe, f"-T{fmt}", "-o", str(path)],
+        input=source.encode("utf-8"),
+        capture_output=True,
+        timeout=timeout,
+    )
     if proc.returncode != 0:
-        raise RuntimeError(f"dot failed ({proc.returncode}): "
-                           f"{proc.stderr.decode('utf-8', 'replace').strip()}")
+        raise RuntimeError(
+            f"dot failed ({proc.returncode}): {proc.stderr.decode('utf-8', 'replace').strip()}"
+        )
     return path
 
 
@@ -71,5 +81,6 @@ def render(model, path, format: str | None = None, **dot_options) -> Path:
         source = model
     else:
         from .dot import to_dot
+
         source = to_dot(model, **dot_options)
     return dot_source_to_file(source, path, format)

@@ -5,6 +5,7 @@ two charts at every step, so it writes them as SVG markup instead (well under a 
 and hands the text to an ``ipywidgets.HTML``.  Every element carries a CSS class, so that a
 browser test can find the lines, the split marker and the crossing.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -56,10 +57,22 @@ def _segments(x: np.ndarray, y: np.ndarray):
         yield start, len(ok)
 
 
-def line_chart(series, *, width: int = 380, height: int = 190, title: str = "",
-               x_label: str = "", y_label: str = "", xlim=None, ylim=None, vlines=(),
-               markers=(), css_class: str = "", empty_text: str = "no data yet",
-               attrs: dict | None = None) -> str:
+def line_chart(
+    series,
+    *,
+    width: int = 380,
+    height: int = 190,
+    title: str = "",
+    x_label: str = "",
+    y_label: str = "",
+    xlim=None,
+    ylim=None,
+    vlines=(),
+    markers=(),
+    css_class: str = "",
+    empty_text: str = "no data yet",
+    attrs: dict | None = None,
+) -> str:
     """An SVG line chart.
 
     series:  dicts with ``x``, ``y`` (arrays; NaN breaks the line), and optionally ``label``,
@@ -84,23 +97,35 @@ def line_chart(series, *, width: int = 380, height: int = 190, title: str = "",
     pw, ph = width - ml - mr, height - mt - mb
     xs = [np.asarray(s["x"], float) for s in series]
     ys = [np.asarray(s["y"], float) for s in series]
-    allx = np.concatenate(xs + [np.asarray([v["x"] for v in vlines], float)]) if xs or vlines \
+    allx = (
+        np.concatenate(xs + [np.asarray([v["x"] for v in vlines], float)])
+        if xs or vlines
         else np.empty(0)
+    )
     ally = np.concatenate(ys) if ys else np.empty(0)
     allx = allx[np.isfinite(allx)]
     ally = ally[np.isfinite(ally)]
-    extra = {"class": f"wb-chart {css_class}".strip(), "width": width, "height": height,
-             "viewBox": f"0 0 {width} {height}", "xmlns": "http://www.w3.org/2000/svg"}
+    extra = {
+        "class": f"wb-chart {css_class}".strip(),
+        "width": width,
+        "height": height,
+        "viewBox": f"0 0 {width} {height}",
+        "xmlns": "http://www.w3.org/2000/svg",
+    }
     extra.update(attrs or {})
     head = "<svg " + " ".join(f'{k}="{escape(str(v))}"' for k, v in extra.items()) + ">"
     out = [head, f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>']
     if title:
-        out.append(f'<text x="{ml}" y="14" style="{FONT};font-size:12px;font-weight:bold" '
-                   f'fill="#222">{escape(title)}</text>')
+        out.append(
+            f'<text x="{ml}" y="14" style="{FONT};font-size:12px;font-weight:bold" '
+            f'fill="#222">{escape(title)}</text>'
+        )
     if allx.size == 0 or ally.size == 0:
-        out.append(f'<text x="{ml + pw / 2}" y="{mt + ph / 2}" text-anchor="middle" '
-                   f'class="wb-empty" style="{FONT};font-size:11px" fill="#888">'
-                   f"{escape(empty_text)}</text></svg>")
+        out.append(
+            f'<text x="{ml + pw / 2}" y="{mt + ph / 2}" text-anchor="middle" '
+            f'class="wb-empty" style="{FONT};font-size:11px" fill="#888">'
+            f"{escape(empty_text)}</text></svg>"
+        )
         return "".join(out)
     x0, x1 = (float(allx.min()), float(allx.max())) if xlim is None else map(float, xlim)
     y0, y1 = (float(ally.min()), float(ally.max())) if ylim is None else map(float, ylim)
@@ -122,71 +147,94 @@ def line_chart(series, *, width: int = 380, height: int = 190, title: str = "",
     # axes and grid
     for v in nice_ticks(y0, y1, 4):
         yy = py(v)
-        out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{yy:.1f}" y2="{yy:.1f}" '
-                   f'stroke="#e6e6e6"/>')
-        out.append(f'<text x="{ml - 4}" y="{yy + 3.5:.1f}" text-anchor="end" '
-                   f'style="{FONT};font-size:10px" fill="#555">{_fmt_tick(v, y1 - y0)}</text>')
+        out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#e6e6e6"/>')
+        out.append(
+            f'<text x="{ml - 4}" y="{yy + 3.5:.1f}" text-anchor="end" '
+            f'style="{FONT};font-size:10px" fill="#555">{_fmt_tick(v, y1 - y0)}</text>'
+        )
     for v in nice_ticks(x0, x1, 5):
         xx = px(v)
-        out.append(f'<line x1="{xx:.1f}" x2="{xx:.1f}" y1="{mt + ph}" y2="{mt + ph + 3}" '
-                   f'stroke="#555"/>')
-        out.append(f'<text x="{xx:.1f}" y="{mt + ph + 13}" text-anchor="middle" '
-                   f'style="{FONT};font-size:10px" fill="#555">{_fmt_tick(v, x1 - x0)}</text>')
-    out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" fill="none" '
-               f'stroke="#999"/>')
+        out.append(
+            f'<line x1="{xx:.1f}" x2="{xx:.1f}" y1="{mt + ph}" y2="{mt + ph + 3}" stroke="#555"/>'
+        )
+        out.append(
+            f'<text x="{xx:.1f}" y="{mt + ph + 13}" text-anchor="middle" '
+            f'style="{FONT};font-size:10px" fill="#555">{_fmt_tick(v, x1 - x0)}</text>'
+        )
+    out.append(f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>')
     if x_label:
-        out.append(f'<text x="{ml + pw / 2}" y="{height - 4}" text-anchor="middle" '
-                   f'style="{FONT};font-size:10px" fill="#333">{escape(x_label)}</text>')
+        out.append(
+            f'<text x="{ml + pw / 2}" y="{height - 4}" text-anchor="middle" '
+            f'style="{FONT};font-size:10px" fill="#333">{escape(x_label)}</text>'
+        )
     if y_label:
-        out.append(f'<text x="10" y="{mt + ph / 2}" text-anchor="middle" '
-                   f'transform="rotate(-90 10 {mt + ph / 2})" style="{FONT};font-size:10px" '
-                   f'fill="#333">{escape(y_label)}</text>')
+        out.append(
+            f'<text x="10" y="{mt + ph / 2}" text-anchor="middle" '
+            f'transform="rotate(-90 10 {mt + ph / 2})" style="{FONT};font-size:10px" '
+            f'fill="#333">{escape(y_label)}</text>'
+        )
     clip = f"wbclip{next(_CLIP_IDS)}"
-    out.append(f'<clipPath id="{clip}"><rect x="{ml}" y="{mt}" width="{pw}" '
-               f'height="{ph}"/></clipPath><g clip-path="url(#{clip})">')
+    out.append(
+        f'<clipPath id="{clip}"><rect x="{ml}" y="{mt}" width="{pw}" '
+        f'height="{ph}"/></clipPath><g clip-path="url(#{clip})">'
+    )
     for v in vlines:
         xx = px(float(v["x"]))
         color = v.get("color", "#444")
-        out.append(f'<line class="{escape(v.get("css", "wb-vline"))}" x1="{xx:.1f}" '
-                   f'x2="{xx:.1f}" y1="{mt}" y2="{mt + ph}" stroke="{color}" '
-                   f'stroke-width="1.5" stroke-dasharray="4,2"/>')
+        out.append(
+            f'<line class="{escape(v.get("css", "wb-vline"))}" x1="{xx:.1f}" '
+            f'x2="{xx:.1f}" y1="{mt}" y2="{mt + ph}" stroke="{color}" '
+            f'stroke-width="1.5" stroke-dasharray="4,2"/>'
+        )
     for s, x, y in zip(series, xs, ys):
         color = s.get("color", "#1f77b4")
         dash = f' stroke-dasharray="{s["dash"]}"' if s.get("dash") else ""
         for a, b in _segments(x, y):
             sx = ml + (x[a:b] - x0) * (pw / (x1 - x0))
             sy = mt + ph - (y[a:b] - y0) * (ph / (y1 - y0))
-            if s.get("step") and b - a > 1:    # hold each value until the next x
+            if s.get("step") and b - a > 1:  # hold each value until the next x
                 sx = np.repeat(sx, 2)[1:]
                 sy = np.repeat(sy, 2)[:-1]
             css = escape(s.get("css", "wb-series"))
             if sx.shape[0] == 1:
-                out.append(f'<circle class="{css}" cx="{sx[0]:.1f}" cy="{sy[0]:.1f}" r="2" '
-                           f'fill="{color}"/>')
+                out.append(
+                    f'<circle class="{css}" cx="{sx[0]:.1f}" cy="{sy[0]:.1f}" r="2" '
+                    f'fill="{color}"/>'
+                )
                 continue
             pts = " ".join(f"{u:.1f},{v:.1f}" for u, v in zip(sx.tolist(), sy.tolist()))
-            out.append(f'<polyline class="{css}" fill="none" stroke="{color}" '
-                       f'stroke-width="{s.get("width", 1.6)}"{dash} points="{pts}"/>')
+            out.append(
+                f'<polyline class="{css}" fill="none" stroke="{color}" '
+                f'stroke-width="{s.get("width", 1.6)}"{dash} points="{pts}"/>'
+            )
     for m in markers:
-        out.append(f'<circle class="{escape(m.get("css", "wb-marker"))}" '
-                   f'cx="{px(float(m["x"])):.1f}" cy="{py(float(m["y"])):.1f}" r="4.5" '
-                   f'fill="{m.get("color", "#d62728")}" stroke="white" stroke-width="1"/>')
+        out.append(
+            f'<circle class="{escape(m.get("css", "wb-marker"))}" '
+            f'cx="{px(float(m["x"])):.1f}" cy="{py(float(m["y"])):.1f}" r="4.5" '
+            f'fill="{m.get("color", "#d62728")}" stroke="white" stroke-width="1"/>'
+        )
     out.append("</g>")
     for v in vlines:
         if v.get("label"):
             xx = px(float(v["x"]))
             anchor = "end" if xx > ml + pw * 0.6 else "start"
             dx = -3 if anchor == "end" else 3
-            out.append(f'<text class="{escape(v.get("css", "wb-vline"))}-label" '
-                       f'x="{xx + dx:.1f}" y="{mt + 11}" text-anchor="{anchor}" '
-                       f'style="{FONT};font-size:10px;font-weight:bold" '
-                       f'fill="{v.get("color", "#444")}">{escape(v["label"])}</text>')
+            out.append(
+                f'<text class="{escape(v.get("css", "wb-vline"))}-label" '
+                f'x="{xx + dx:.1f}" y="{mt + 11}" text-anchor="{anchor}" '
+                f'style="{FONT};font-size:10px;font-weight:bold" '
+                f'fill="{v.get("color", "#444")}">{escape(v["label"])}</text>'
+            )
     for s, lx, row in legend:
         ly = (30 if title else 14) + 13 * row
         dash = f' stroke-dasharray="{s["dash"]}"' if s.get("dash") else ""
-        out.append(f'<line x1="{lx:.1f}" x2="{lx + 16:.1f}" y1="{ly - 3}" y2="{ly - 3}" '
-                   f'stroke="{s.get("color", "#1f77b4")}" stroke-width="2"{dash}/>')
-        out.append(f'<text x="{lx + 20:.1f}" y="{ly}" style="{FONT};font-size:10px" '
-                   f'fill="#333">{escape(s["label"])}</text>')
+        out.append(
+            f'<line x1="{lx:.1f}" x2="{lx + 16:.1f}" y1="{ly - 3}" y2="{ly - 3}" '
+            f'stroke="{s.get("color", "#1f77b4")}" stroke-width="2"{dash}/>'
+        )
+        out.append(
+            f'<text x="{lx + 20:.1f}" y="{ly}" style="{FONT};font-size:10px" '
+            f'fill="#333">{escape(s["label"])}</text>'
+        )
     out.append("</svg>")
     return "".join(out)

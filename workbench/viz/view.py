@@ -4,6 +4,7 @@ The drawing widget is graphviz-anywidget's (an anywidget whose JavaScript bundle
 Graphviz as WebAssembly and lays out the DOT source in the browser, offline).  Without that
 package the widget falls back to an SVG made by the system's ``dot``, or to the DOT text.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -38,8 +39,8 @@ def _svg_with_dot(source: str) -> str | None:
     if exe is None:
         return None
     import subprocess
-    proc = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True,
-                          timeout=60)
+
+    proc = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=60)
     return proc.stdout.decode() if proc.returncode == 0 else None
 
 
@@ -59,9 +60,14 @@ class _FallbackTree(widgets.HTML):
     def dot_source(self, source: str) -> None:
         self._source = source
         svg = _svg_with_dot(source)
-        self.value = svg if svg is not None else (
-            "<p>Install graphviz-anywidget (pip) to draw trees here; DOT source:</p>"
-            f"<pre>{escape(source)}</pre>")
+        self.value = (
+            svg
+            if svg is not None
+            else (
+                "<p>Install graphviz-anywidget (pip) to draw trees here; DOT source:</p>"
+                f"<pre>{escape(source)}</pre>"
+            )
+        )
 
 
 def tree_widget(dot_source: str = "digraph { }", zoom: bool = False):
@@ -86,6 +92,7 @@ def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):
     the layout runs in the browser (Graphviz as WebAssembly), no ``dot`` program needed.
     """
     from .dot import to_dot
+
     source = to_dot(model, max_nodes=max_nodes, **dot_options)
     box = widgets.VBox([widgets.HTML(TREE_CSS), tree_widget(source, zoom=zoom)])
     box.add_class("wb-treeview")

@@ -35,19 +35,34 @@ Conventions fixed here (the paper leaves them open or prints them wrongly; ``bou
 ``docs/bounds_findings.md`` have the evidence): ``q_k = P(Y=0, F=k)`` in Theorems 2-3, C-Tree
 splits on the argmin of the conditional impurity, eq. (10) counts depth from 1 at the root.
 """
+
 from __future__ import annotations
 
 from ._common import FAST, FULL, Sizes, describe_mode, fast_mode, sizes
-from .figure_3 import (fig3_binned, fig3_claims, fig3_compare, fig3_grid, fig3_param_grid,
-                       fig3_summary, fig3_verdict, plot_fig3, rand_cbt_by_leaf)
-from .figure_4 import (fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_verdict,
-                       plot_fig4)
+from .figure_3 import (
+    fig3_binned,
+    fig3_claims,
+    fig3_compare,
+    fig3_grid,
+    fig3_param_grid,
+    fig3_summary,
+    fig3_verdict,
+    plot_fig3,
+    rand_cbt_by_leaf,
+)
+from .figure_4 import fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_verdict, plot_fig4
 from .figure_5 import fig5, fig5_ranks, fig5_verdict, plot_fig5, tune_c
 from .randcbt import prose_leaf_counts, stepper_demo
 from .section_3 import gain_table, impurities, plot_impurities, upper_bound_check
 from .table_1 import permuted, table1
-from .theorem_4 import (eq10_vs_eq7, plot_schedule, practical, schedule, schedule_widget,
-                        split_rule_check)
+from .theorem_4 import (
+    eq10_vs_eq7,
+    plot_schedule,
+    practical,
+    schedule,
+    schedule_widget,
+    split_rule_check,
+)
 from .theorem_5 import leaf_consistency_table, plot_leaf_consistency
 from .theorems_1_3 import bound_curves, plot_bound_curves, printed_vs_corrected
 
@@ -58,18 +73,49 @@ from .figure_3 import FIG3_RANGES  # noqa: F401
 from .table_1 import CLASS1  # noqa: F401
 
 __all__ = [
-    "fast_mode", "sizes", "Sizes", "FAST", "FULL", "describe_mode",
-    "impurities", "upper_bound_check", "gain_table", "plot_impurities",
-    "bound_curves", "printed_vs_corrected", "plot_bound_curves",
-    "schedule", "practical", "eq10_vs_eq7", "plot_schedule", "schedule_widget",
+    "fast_mode",
+    "sizes",
+    "Sizes",
+    "FAST",
+    "FULL",
+    "describe_mode",
+    "impurities",
+    "upper_bound_check",
+    "gain_table",
+    "plot_impurities",
+    "bound_curves",
+    "printed_vs_corrected",
+    "plot_bound_curves",
+    "schedule",
+    "practical",
+    "eq10_vs_eq7",
+    "plot_schedule",
+    "schedule_widget",
     "split_rule_check",
-    "leaf_consistency_table", "plot_leaf_consistency",
-    "prose_leaf_counts", "stepper_demo",
-    "rand_cbt_by_leaf", "fig3_param_grid", "fig3_grid", "fig3_summary", "fig3_binned",
+    "leaf_consistency_table",
+    "plot_leaf_consistency",
+    "prose_leaf_counts",
+    "stepper_demo",
+    "rand_cbt_by_leaf",
+    "fig3_param_grid",
+    "fig3_grid",
+    "fig3_summary",
+    "fig3_binned",
     "fig3_compare",
-    "fig3_claims", "fig3_verdict", "plot_fig3",
-    "table1", "permuted", "fig4_param_grid", "fig4", "fig4_best", "fig4_compare", "fig4_verdict",
+    "fig3_claims",
+    "fig3_verdict",
+    "plot_fig3",
+    "table1",
+    "permuted",
+    "fig4_param_grid",
+    "fig4",
+    "fig4_best",
+    "fig4_compare",
+    "fig4_verdict",
     "plot_fig4",
-    "tune_c", "fig5", "fig5_ranks", "fig5_verdict", "plot_fig5",
+    "tune_c",
+    "fig5",
+    "fig5_ranks",
+    "fig5_verdict",
+    "plot_fig5",
 ]
-

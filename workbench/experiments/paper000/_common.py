@@ -2,6 +2,7 @@
 and strategies with their labels, colours and markers, the mode and its :class:`Sizes`
 (``WORKBENCH_FAST``), seed derivation, the sweep helpers of Figures 3 and 4 and the
 notebook's :class:`Stopwatch`."""
+
 from __future__ import annotations
 
 import json
@@ -15,17 +16,27 @@ from ...viz.fast import fast_mode
 
 #: the three criteria of Theorems 1-3 (names of ``workbench.montecarlo`` estimators)
 THEOREMS = ("entropy", "gini", "kearns_mansour")
-THEOREM_OF = {"entropy": "Theorem 1, eq. (4)", "gini": "Theorem 2, eq. (5)",
-              "kearns_mansour": "Theorem 3, eq. (6)",
-              "info_gain": "eq. (2), McDiarmid (Rutkowski et al.)"}
+THEOREM_OF = {
+    "entropy": "Theorem 1, eq. (4)",
+    "gini": "Theorem 2, eq. (5)",
+    "kearns_mansour": "Theorem 3, eq. (6)",
+    "info_gain": "eq. (2), McDiarmid (Rutkowski et al.)",
+}
 LEARNERS = ("CTree", "HoeffdingTree", "CorrHTree")
 LABEL = {"CTree": "C-Tree", "HoeffdingTree": "H-Tree", "CorrHTree": "CorrH-Tree"}
 COLOR = {"CTree": "#d62728", "HoeffdingTree": "#1f77b4", "CorrHTree": "#2ca02c"}
 MARKER = {"CTree": "x", "HoeffdingTree": "o", "CorrHTree": "*"}
 #: the parameter each learner's grid runs over (the paper's Figure 3 / 4 grids)
 PARAM = {"CTree": "c", "HoeffdingTree": "delta", "CorrHTree": "delta"}
-STRATEGY_ORDER = ("Random", "VarUncertainty", "RndVarUncertainty", "SelectiveSampling", "Split",
-                  "ConfTree", "SplitConfTree")
+STRATEGY_ORDER = (
+    "Random",
+    "VarUncertainty",
+    "RndVarUncertainty",
+    "SelectiveSampling",
+    "Split",
+    "ConfTree",
+    "SplitConfTree",
+)
 #: the score of each data set in Figures 4 and 5 (F-measure of the minority class when the
 #: classes are unbalanced, as the paper does for its starred data sets)
 METRIC = {"electricity": "accuracy", "adult": "f_measure_1"}
@@ -35,6 +46,7 @@ METRIC_LABEL = {"accuracy": "online accuracy", "f_measure_1": "F-measure of clas
 @dataclass(frozen=True)
 class Sizes:
     """How large every experiment of the notebook is in one mode."""
+
     # Theorems 1-3
     ms: tuple
     law_grid: int
@@ -52,21 +64,42 @@ class Sizes:
     fig4_params: int
     # Figure 5
     fig5_seeds: int
-    fig5_rows: int | None          # None: the whole data set
-    backend: str | None            # sweep backend (None: local processes)
+    fig5_rows: int | None  # None: the whole data set
+    backend: str | None  # sweep backend (None: local processes)
 
 
-FAST = Sizes(ms=(10, 100, 1000, 10_000), law_grid=4, search_trials=1000, trials=4000,
-             split_trials=400, leaf_trials=5_000,
-             fig3_trees=3, fig3_examples=40_000, fig3_params=5,
-             fig4_perms=2, fig4_params=4,
-             fig5_seeds=1, fig5_rows=15_000, backend="serial")
-FULL = Sizes(ms=(10, 30, 100, 300, 1000, 3000, 10_000, 30_000), law_grid=6, search_trials=4000,
-             trials=40_000,
-             split_trials=4000, leaf_trials=200_000,
-             fig3_trees=20, fig3_examples=500_000, fig3_params=12,
-             fig4_perms=10, fig4_params=12,
-             fig5_seeds=5, fig5_rows=None, backend=None)
+FAST = Sizes(
+    ms=(10, 100, 1000, 10_000),
+    law_grid=4,
+    search_trials=1000,
+    trials=4000,
+    split_trials=400,
+    leaf_trials=5_000,
+    fig3_trees=3,
+    fig3_examples=40_000,
+    fig3_params=5,
+    fig4_perms=2,
+    fig4_params=4,
+    fig5_seeds=1,
+    fig5_rows=15_000,
+    backend="serial",
+)
+FULL = Sizes(
+    ms=(10, 30, 100, 300, 1000, 3000, 10_000, 30_000),
+    law_grid=6,
+    search_trials=4000,
+    trials=40_000,
+    split_trials=4000,
+    leaf_trials=200_000,
+    fig3_trees=20,
+    fig3_examples=500_000,
+    fig3_params=12,
+    fig4_perms=10,
+    fig4_params=12,
+    fig5_seeds=5,
+    fig5_rows=None,
+    backend=None,
+)
 
 
 def sizes(fast: bool | None = None) -> Sizes:
@@ -78,16 +111,19 @@ def describe_mode(fast: bool | None = None) -> str:
     """One paragraph saying which mode runs and how large its experiments are."""
     s = sizes(fast)
     mode = "FAST (WORKBENCH_FAST=1)" if s is FAST else "FULL (laptop-scale reproduction)"
-    return (f"Mode: {mode}. Theorems 1-3: m in {list(s.ms)}, {s.trials:,} trials per point "
-            f"at the tightest of {s.law_grid ** 3} laws. Figure 3: {s.fig3_trees} random trees x "
-            f"{s.fig3_examples:,} examples x {s.fig3_params} parameter values x 3 learners "
-            f"(the paper: 1,000 x 500,000 x 200). Figure 4: {s.fig4_perms} permutations x "
-            f"{s.fig4_params} parameter values. Figure 5: {s.fig5_seeds} strategy seed(s) x 6 "
-            f"budgets x 7 strategies.")
+    return (
+        f"Mode: {mode}. Theorems 1-3: m in {list(s.ms)}, {s.trials:,} trials per point "
+        f"at the tightest of {s.law_grid**3} laws. Figure 3: {s.fig3_trees} random trees x "
+        f"{s.fig3_examples:,} examples x {s.fig3_params} parameter values x 3 learners "
+        f"(the paper: 1,000 x 500,000 x 200). Figure 4: {s.fig4_perms} permutations x "
+        f"{s.fig4_params} parameter values. Figure 5: {s.fig5_seeds} strategy seed(s) x 6 "
+        f"budgets x 7 strategies."
+    )
 
 
 def _derive(seed, *idx) -> int:
     from ..._rng import derive_seed
+
     return int(derive_seed(int(seed), *idx)) & ((1 << 62) - 1)
 
 
@@ -95,12 +131,19 @@ def _learner_grids(r: dict, n_params: int, **shared) -> dict:
     """The three learners' grids over the log10 ranges ``r``: C-Tree's c log-spaced, H-Tree's
     and CorrH-Tree's delta = exp(-L) with L log-spaced; ``shared`` settings go to the last two
     (C-Tree splits nominal attributes binary anyway)."""
+
     def deltas(learner):
         return [float(math.exp(-L)) for L in np.logspace(*r[learner], n_params)]
+
     return {
         "CTree": {"c": [float(v) for v in np.logspace(*r["CTree"], n_params)]},
-        "HoeffdingTree": {"delta": deltas("HoeffdingTree"), "criterion": "gini",
-                          "grace_period": 100, "tau": 0.0, **shared},
+        "HoeffdingTree": {
+            "delta": deltas("HoeffdingTree"),
+            "criterion": "gini",
+            "grace_period": 100,
+            "tau": 0.0,
+            **shared,
+        },
         "CorrHTree": {"delta": deltas("CorrHTree"), **shared},
     }
 

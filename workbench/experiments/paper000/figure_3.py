@@ -1,18 +1,35 @@
 """Paper 000, Figure 3: online accuracy against number of leaves for C-Tree, H-Tree and
 CorrH-Tree over many RandCBT trees, through :func:`workbench.sweep.run`; summaries, claims,
 verdict and plot."""
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from ._common import (COLOR, LABEL, LEARNERS, MARKER, METRIC_LABEL, PARAM, _check_errors,
-                      _learner_grids, _param_column, sizes)
+from ._common import (
+    COLOR,
+    LABEL,
+    LEARNERS,
+    MARKER,
+    METRIC_LABEL,
+    PARAM,
+    _check_errors,
+    _learner_grids,
+    _param_column,
+    sizes,
+)
 
 
-def rand_cbt_by_leaf(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50, d: int = 5,
-                     q: float = 0.7, return_info: bool = False):
+def rand_cbt_by_leaf(
+    n: int = 100_000,
+    seed: int | None = 1,
+    n_leaves: int = 50,
+    d: int = 5,
+    q: float = 0.7,
+    return_info: bool = False,
+):
     """``streams.rand_cbt`` with the examples in blocks, one leaf after the other (leaves in
     left-to-right order, each block drawn i.i.d. in its leaf's box), instead of shuffled.
 
@@ -22,8 +39,7 @@ def rand_cbt_by_leaf(n: int = 100_000, seed: int | None = 1, n_leaves: int = 50,
     """
     from ... import streams
 
-    X, y, info = streams.rand_cbt(n=n, seed=seed, n_leaves=n_leaves, d=d, q=q,
-                                  return_info=True)
+    X, y, info = streams.rand_cbt(n=n, seed=seed, n_leaves=n_leaves, d=d, q=q, return_info=True)
     order = np.argsort(info.tree.apply(X), kind="stable")
     X, y = np.ascontiguousarray(X[order]), y[order]
     info.name = "rand_cbt_by_leaf"
@@ -49,11 +65,23 @@ def fig3_param_grid(n_params: int, ranges=None) -> dict:
     return _learner_grids({**FIG3_RANGES["shuffled"], **(ranges or {})}, n_params)
 
 
-def fig3_grid(n_trees: int | None = None, n_examples: int | None = None,
-              n_params: int | None = None, fast: bool | None = None, *, backend=None,
-              processes=None, results=None, progress=False, first_seed: int = 0,
-              n_leaves: int = 50, d: int = 5, q: float = 0.7, ranges=None,
-              order: str = "shuffled"):
+def fig3_grid(
+    n_trees: int | None = None,
+    n_examples: int | None = None,
+    n_params: int | None = None,
+    fast: bool | None = None,
+    *,
+    backend=None,
+    processes=None,
+    results=None,
+    progress=False,
+    first_seed: int = 0,
+    n_leaves: int = 50,
+    d: int = 5,
+    q: float = 0.7,
+    ranges=None,
+    order: str = "shuffled",
+):
     """Figure 3's grid through :func:`workbench.sweep.run`: every (learner, parameter value,
     RandCBT seed) is one cell; the worker generates the stream from its seed.
 
@@ -76,11 +104,17 @@ def fig3_grid(n_trees: int | None = None, n_examples: int | None = None,
         raise ValueError(f"order must be 'shuffled' or 'by_leaf'; got {order!r}")
     stream = "rand_cbt" if order == "shuffled" else f"{__package__}:rand_cbt_by_leaf"
     ranges = {**FIG3_RANGES[order], **(ranges or {})}
-    df = sweep.run(fig3_param_grid(n_params, ranges),
-                   streams={stream: {"n": n_examples, "n_leaves": n_leaves, "d": d, "q": q}},
-                   seeds=list(range(first_seed, first_seed + n_trees)), metrics=["accuracy"],
-                   backend=backend, processes=processes, results=results, progress=progress,
-                   curve_points=0)
+    df = sweep.run(
+        fig3_param_grid(n_params, ranges),
+        streams={stream: {"n": n_examples, "n_leaves": n_leaves, "d": d, "q": q}},
+        seeds=list(range(first_seed, first_seed + n_trees)),
+        metrics=["accuracy"],
+        backend=backend,
+        processes=processes,
+        results=results,
+        progress=progress,
+        curve_points=0,
+    )
     _check_errors(df)
     df = _param_column(df)
     df["order"] = order
@@ -102,10 +136,21 @@ def fig3_summary(df, score: str = "accuracy"):
     for (lr, p), g in df.groupby(["learner", "param"], sort=True):
         a, a_se = _mean_se(g[score])
         lv, lv_se = _mean_se(g.n_leaves.astype(float))
-        rows.append({"learner": lr, "param_name": PARAM[lr], "param": p, "n_runs": len(g),
-                     score: a, "se": a_se, "lo": a - 1.96 * a_se, "hi": a + 1.96 * a_se,
-                     "leaves": lv, "leaves_se": lv_se,
-                     "median_leaves": float(g.n_leaves.astype(float).median())})
+        rows.append(
+            {
+                "learner": lr,
+                "param_name": PARAM[lr],
+                "param": p,
+                "n_runs": len(g),
+                score: a,
+                "se": a_se,
+                "lo": a - 1.96 * a_se,
+                "hi": a + 1.96 * a_se,
+                "leaves": lv,
+                "leaves_se": lv_se,
+                "median_leaves": float(g.n_leaves.astype(float).median()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -127,10 +172,18 @@ def fig3_binned(df, score: str = "accuracy", edges=None):
             if sel.sum() == 0:
                 continue
             a, se = _mean_se(df[score].to_numpy()[sel])
-            rows.append({"learner": lr, "bin_lo": edges[k], "bin_hi": edges[k + 1],
-                         "leaves": float(leaves[sel].mean()), "n_runs": int(sel.sum()),
-                         score: a, "lo": a - 1.96 * se if sel.sum() > 1 else np.nan,
-                         "hi": a + 1.96 * se if sel.sum() > 1 else np.nan})
+            rows.append(
+                {
+                    "learner": lr,
+                    "bin_lo": edges[k],
+                    "bin_hi": edges[k + 1],
+                    "leaves": float(leaves[sel].mean()),
+                    "n_runs": int(sel.sum()),
+                    score: a,
+                    "lo": a - 1.96 * se if sel.sum() > 1 else np.nan,
+                    "hi": a + 1.96 * se if sel.sum() > 1 else np.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -149,8 +202,12 @@ def _per_tree_at(df, learner, size, score):
     return out
 
 
-def fig3_compare(df, sizes_=(5, 10, 20, 50, 100, 200, 500, 1000), score: str = "accuracy",
-                 reference: str = "CTree"):
+def fig3_compare(
+    df,
+    sizes_=(5, 10, 20, 50, 100, 200, 500, 1000),
+    score: str = "accuracy",
+    reference: str = "CTree",
+):
     """C-Tree against each baseline at equal size, paired over trees.
 
     For each tree and learner the score is interpolated (in log leaves) at each size; the
@@ -164,17 +221,43 @@ def fig3_compare(df, sizes_=(5, 10, 20, 50, 100, 200, 500, 1000), score: str = "
         ref = _per_tree_at(df, reference, s, score)
         for other in [lr for lr in LEARNERS if lr != reference and lr in set(df.learner)]:
             oth = _per_tree_at(df, other, s, score)
-            diffs = [ref[k] - oth[k] for k in ref if k in oth
-                     and np.isfinite(ref[k]) and np.isfinite(oth[k])]
+            diffs = [
+                ref[k] - oth[k]
+                for k in ref
+                if k in oth and np.isfinite(ref[k]) and np.isfinite(oth[k])
+            ]
             if len(diffs) < 2:
-                rows.append({"leaves": s, "other": other, "n_trees": len(diffs),
-                             "diff": np.nan, "lo": np.nan, "hi": np.nan, "verdict": "n/a"})
+                rows.append(
+                    {
+                        "leaves": s,
+                        "other": other,
+                        "n_trees": len(diffs),
+                        "diff": np.nan,
+                        "lo": np.nan,
+                        "hi": np.nan,
+                        "verdict": "n/a",
+                    }
+                )
                 continue
             m, se = _mean_se(diffs)
-            verdict = ("C-Tree better" if m - 1.96 * se > 0 else
-                       "C-Tree worse" if m + 1.96 * se < 0 else "no clear difference")
-            rows.append({"leaves": s, "other": other, "n_trees": len(diffs), "diff": m,
-                         "lo": m - 1.96 * se, "hi": m + 1.96 * se, "verdict": verdict})
+            verdict = (
+                "C-Tree better"
+                if m - 1.96 * se > 0
+                else "C-Tree worse"
+                if m + 1.96 * se < 0
+                else "no clear difference"
+            )
+            rows.append(
+                {
+                    "leaves": s,
+                    "other": other,
+                    "n_trees": len(diffs),
+                    "diff": m,
+                    "lo": m - 1.96 * se,
+                    "hi": m + 1.96 * se,
+                    "verdict": verdict,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -199,14 +282,24 @@ def fig3_claims(df, generator_leaves: int = 50, score: str = "accuracy") -> dict
     return {
         "equal_size": cmp,
         "dominates": bool(len(known) and (known.verdict == "C-Tree better").all()),
-        "at_generator_size": {"c": float(near.param), "leaves": float(near.leaves),
-                              score: float(near[score]), "ci": (float(near.lo), float(near.hi))},
-        "ctree_best": {"c": float(best.param), "leaves": float(best.leaves),
-                       score: float(best[score]), "ci": (float(best.lo), float(best.hi))},
-        "best_at_generator_size": bool(abs(math.log(best.leaves / generator_leaves))
-                                       <= math.log(1.5)),
-        "best_per_learner": best_all[["learner", "param", "leaves", score, "lo", "hi"]]
-        .reset_index(drop=True),
+        "at_generator_size": {
+            "c": float(near.param),
+            "leaves": float(near.leaves),
+            score: float(near[score]),
+            "ci": (float(near.lo), float(near.hi)),
+        },
+        "ctree_best": {
+            "c": float(best.param),
+            "leaves": float(best.leaves),
+            score: float(best[score]),
+            "ci": (float(best.lo), float(best.hi)),
+        },
+        "best_at_generator_size": bool(
+            abs(math.log(best.leaves / generator_leaves)) <= math.log(1.5)
+        ),
+        "best_per_learner": best_all[["learner", "param", "leaves", score, "lo", "hi"]].reset_index(
+            drop=True
+        ),
     }
 
 
@@ -217,39 +310,62 @@ def fig3_verdict(claims: dict, df, score: str = "accuracy") -> str:
     n_par = int(df.groupby("learner").param.nunique().max())
     cmp = claims["equal_size"]
     order = f" ({df.order.iloc[0].replace('_', ' ')})" if "order" in df else ""
-    lines = [f"**Scale{order}:** {n_trees} random trees x {n:,} examples x {n_par} parameter "
-             f"values x {df.learner.nunique()} learners = {len(df):,} runs (the paper: 1,000 "
-             "trees x 500,000 examples x 200 values)."]
+    lines = [
+        f"**Scale{order}:** {n_trees} random trees x {n:,} examples x {n_par} parameter "
+        f"values x {df.learner.nunique()} learners = {len(df):,} runs (the paper: 1,000 "
+        "trees x 500,000 examples x 200 values)."
+    ]
     for other in [lr for lr in LEARNERS if lr != "CTree"]:
         d = cmp[(cmp.other == other) & (cmp.verdict != "n/a")]
         if not len(d):
             lines.append(f"- C-Tree vs {LABEL[other]}: no common size.")
             continue
-        parts = [f"{int(r.leaves)} leaves: {r['diff']:+.4f} [{r.lo:+.4f}, {r.hi:+.4f}]"
-                 for _, r in d.iterrows()]
+        parts = [
+            f"{int(r.leaves)} leaves: {r['diff']:+.4f} [{r.lo:+.4f}, {r.hi:+.4f}]"
+            for _, r in d.iterrows()
+        ]
         tally = d.verdict.value_counts().to_dict()
-        lines.append(f"- C-Tree minus {LABEL[other]} at equal size (paired over trees, 95%): "
-                     + "; ".join(parts) + f". Tally: {tally}.")
+        lines.append(
+            f"- C-Tree minus {LABEL[other]} at equal size (paired over trees, 95%): "
+            + "; ".join(parts)
+            + f". Tally: {tally}."
+        )
     g, b = claims["at_generator_size"], claims["ctree_best"]
-    lines.append(f"- C-Tree nearest the generator's size: c = {g['c']:.3g}, "
-                 f"{g['leaves']:.0f} leaves, {score} {g[score]:.4f} "
-                 f"[{g['ci'][0]:.4f}, {g['ci'][1]:.4f}]; C-Tree's best: c = {b['c']:.3g}, "
-                 f"{b['leaves']:.0f} leaves, {score} {b[score]:.4f} "
-                 f"[{b['ci'][0]:.4f}, {b['ci'][1]:.4f}].")
+    lines.append(
+        f"- C-Tree nearest the generator's size: c = {g['c']:.3g}, "
+        f"{g['leaves']:.0f} leaves, {score} {g[score]:.4f} "
+        f"[{g['ci'][0]:.4f}, {g['ci'][1]:.4f}]; C-Tree's best: c = {b['c']:.3g}, "
+        f"{b['leaves']:.0f} leaves, {score} {b[score]:.4f} "
+        f"[{b['ci'][0]:.4f}, {b['ci'][1]:.4f}]."
+    )
     best = claims["best_per_learner"]
-    lines.append("- Best mean " + score + " per learner: " + "; ".join(
-        f"{LABEL[r.learner]} {r[score]:.4f} at {r.leaves:.0f} leaves"
-        for _, r in best.iterrows()) + ".")
-    lines.append(f"**Claim 1 (C-Tree best at equal size):** "
-                 f"{'holds' if claims['dominates'] else 'does not hold'} in this run. "
-                 f"**Claim 2 (C-Tree best when it has the generator's 50 leaves):** "
-                 f"{'holds' if claims['best_at_generator_size'] else 'does not hold'} "
-                 "in this run.")
+    lines.append(
+        "- Best mean "
+        + score
+        + " per learner: "
+        + "; ".join(
+            f"{LABEL[r.learner]} {r[score]:.4f} at {r.leaves:.0f} leaves"
+            for _, r in best.iterrows()
+        )
+        + "."
+    )
+    lines.append(
+        f"**Claim 1 (C-Tree best at equal size):** "
+        f"{'holds' if claims['dominates'] else 'does not hold'} in this run. "
+        f"**Claim 2 (C-Tree best when it has the generator's 50 leaves):** "
+        f"{'holds' if claims['best_at_generator_size'] else 'does not hold'} "
+        "in this run."
+    )
     return "\n".join(lines)
 
 
-def plot_fig3(df, score: str = "accuracy", generator_leaves: int = 50, bayes: float | None = 0.7,
-              title: str | None = None):
+def plot_fig3(
+    df,
+    score: str = "accuracy",
+    generator_leaves: int = 50,
+    bayes: float | None = 0.7,
+    title: str | None = None,
+):
     """Figure 3: (left) mean final score against mean final leaves, one point per parameter
     value, 95% bands over trees; (right) every run binned by its leaves, 95% intervals."""
     import matplotlib.pyplot as plt
@@ -260,14 +376,31 @@ def plot_fig3(df, score: str = "accuracy", generator_leaves: int = 50, bayes: fl
     for lr in [lr for lr in LEARNERS if lr in set(df.learner)]:
         d = summ[summ.learner == lr].sort_values("leaves")
         axes[0].fill_between(d.leaves, d.lo, d.hi, color=COLOR[lr], alpha=0.18, lw=0)
-        axes[0].errorbar(d.leaves, d[score], xerr=1.96 * d.leaves_se.fillna(0), fmt="-",
-                         marker=MARKER[lr], color=COLOR[lr], ms=6, lw=1.3, elinewidth=0.7,
-                         label=LABEL[lr])
+        axes[0].errorbar(
+            d.leaves,
+            d[score],
+            xerr=1.96 * d.leaves_se.fillna(0),
+            fmt="-",
+            marker=MARKER[lr],
+            color=COLOR[lr],
+            ms=6,
+            lw=1.3,
+            elinewidth=0.7,
+            label=LABEL[lr],
+        )
         b = binned[binned.learner == lr].sort_values("leaves")
-        axes[1].errorbar(b.leaves, b[score],
-                         yerr=[(b[score] - b.lo).fillna(0), (b.hi - b[score]).fillna(0)],
-                         fmt="-", marker=MARKER[lr], color=COLOR[lr], ms=6, lw=1.3,
-                         capsize=2, label=LABEL[lr])
+        axes[1].errorbar(
+            b.leaves,
+            b[score],
+            yerr=[(b[score] - b.lo).fillna(0), (b.hi - b[score]).fillna(0)],
+            fmt="-",
+            marker=MARKER[lr],
+            color=COLOR[lr],
+            ms=6,
+            lw=1.3,
+            capsize=2,
+            label=LABEL[lr],
+        )
     n_trees = df.seed.nunique()
     n = int(df.n.iloc[0])
     for ax in axes:
@@ -281,10 +414,13 @@ def plot_fig3(df, score: str = "accuracy", generator_leaves: int = 50, bayes: fl
         axes[0].text(axes[0].get_xlim()[0], bayes, " Bayes accuracy", va="bottom", fontsize=8)
     axes[0].set_ylabel(f"final {METRIC_LABEL.get(score, score)}")
     order = f", {df.order.iloc[0].replace('_', ' ')}" if "order" in df else ""
-    axes[0].set_title(title or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}; "
-                      "mean and 95% band per parameter value", fontsize=9)
-    axes[1].set_title("all runs binned by their number of leaves (mean, 95% interval)",
-                      fontsize=9)
+    axes[0].set_title(
+        title
+        or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}; "
+        "mean and 95% band per parameter value",
+        fontsize=9,
+    )
+    axes[1].set_title("all runs binned by their number of leaves (mean, 95% interval)", fontsize=9)
     axes[0].legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig

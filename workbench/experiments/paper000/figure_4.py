@@ -1,9 +1,21 @@
 """Paper 000, Figure 4: C-Tree, H-Tree and CorrH-Tree on permuted Electricity and Adult
 (FULL setting), through :func:`workbench.sweep.run`; best parameters, verdict and plot."""
+
 from __future__ import annotations
 
-from ._common import (COLOR, LABEL, LEARNERS, MARKER, METRIC, METRIC_LABEL, PARAM, _check_errors,
-                      _learner_grids, _param_column, sizes)
+from ._common import (
+    COLOR,
+    LABEL,
+    LEARNERS,
+    MARKER,
+    METRIC,
+    METRIC_LABEL,
+    PARAM,
+    _check_errors,
+    _learner_grids,
+    _param_column,
+    sizes,
+)
 from .figure_3 import fig3_compare, fig3_summary
 
 
@@ -15,9 +27,18 @@ def fig4_param_grid(n_params: int, ranges=None) -> dict:
     return _learner_grids({**r, **(ranges or {})}, n_params, binary_nominal=True)
 
 
-def fig4(datasets=("electricity", "adult"), n_perm: int | None = None,
-         n_params: int | None = None, fast: bool | None = None, *, backend=None, processes=None,
-         results=None, progress=False, ranges=None):
+def fig4(
+    datasets=("electricity", "adult"),
+    n_perm: int | None = None,
+    n_params: int | None = None,
+    fast: bool | None = None,
+    *,
+    backend=None,
+    processes=None,
+    results=None,
+    progress=False,
+    ranges=None,
+):
     """Figure 4: every (learner, parameter value, permutation) of each data set through
     :func:`workbench.sweep.run`.  Rows carry ``dataset``, ``accuracy``, ``f_measure_1`` and
     ``score`` (the data set's metric: :data:`METRIC`)."""
@@ -32,11 +53,17 @@ def fig4(datasets=("electricity", "adult"), n_perm: int | None = None,
         backend = s.backend
     frames = []
     for name in datasets:
-        df = sweep.run(fig4_param_grid(n_params, ranges),
-                       streams={f"{__package__}:permuted": {"name": name}},
-                       seeds=list(range(n_perm)), metrics=["accuracy", "f_measure_1"],
-                       backend=backend, processes=processes, results=results,
-                       progress=progress, curve_points=0)
+        df = sweep.run(
+            fig4_param_grid(n_params, ranges),
+            streams={f"{__package__}:permuted": {"name": name}},
+            seeds=list(range(n_perm)),
+            metrics=["accuracy", "f_measure_1"],
+            backend=backend,
+            processes=processes,
+            results=results,
+            progress=progress,
+            curve_points=0,
+        )
         _check_errors(df)
         df = _param_column(df)
         df.insert(0, "dataset", name)
@@ -58,9 +85,19 @@ def fig4_best(df):
             if not len(d):
                 continue
             b = d.iloc[int(d.score.argmax())]
-            rows.append({"dataset": name, "metric": METRIC[name], "learner": lr,
-                         "param_name": PARAM[lr], "param": b.param, "leaves": b.leaves,
-                         "score": b.score, "lo": b.lo, "hi": b.hi})
+            rows.append(
+                {
+                    "dataset": name,
+                    "metric": METRIC[name],
+                    "learner": lr,
+                    "param_name": PARAM[lr],
+                    "param": b.param,
+                    "leaves": b.leaves,
+                    "score": b.score,
+                    "lo": b.lo,
+                    "hi": b.hi,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -83,14 +120,19 @@ def fig4_verdict(df) -> str:
     cmp = fig4_compare(df)
     lines = []
     for name, g in best.groupby("dataset", sort=False):
-        parts = [f"{LABEL[r.learner]} {r.score:.4f} [{r.lo:.4f}, {r.hi:.4f}] at {r.leaves:.0f} "
-                 "leaves" for _, r in g.iterrows()]
+        parts = [
+            f"{LABEL[r.learner]} {r.score:.4f} [{r.lo:.4f}, {r.hi:.4f}] at {r.leaves:.0f} leaves"
+            for _, r in g.iterrows()
+        ]
         c = cmp[(cmp.dataset == name) & (cmp.verdict != "n/a")]
         tally = {o: c[c.other == o].verdict.value_counts().to_dict() for o in c.other.unique()}
         tally = "; ".join(f"vs {LABEL[o]}: {t}" for o, t in tally.items())
-        lines.append(f"- {name} ({METRIC[name]}): best per learner: " + "; ".join(parts)
-                     + f". C-Tree at equal size (paired over permutations, 2-100 leaves): "
-                     f"{tally}.")
+        lines.append(
+            f"- {name} ({METRIC[name]}): best per learner: "
+            + "; ".join(parts)
+            + f". C-Tree at equal size (paired over permutations, 2-100 leaves): "
+            f"{tally}."
+        )
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 """Paper 000, Figure 5: the ACTIVE setting: C-Tree with the label-query strategies at six
 budgets on Electricity and Adult, ``c`` tuned as the paper did; ranks, verdict and plot."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,8 +18,13 @@ def _score(res, metric):
     return res.accuracy if metric == "accuracy" else res.f_measure(1)
 
 
-def tune_c(name: str, grid=None, n_rows: int | None = None, drift_detection: bool = True,
-           fast: bool | None = None):
+def tune_c(
+    name: str,
+    grid=None,
+    n_rows: int | None = None,
+    drift_detection: bool = True,
+    fast: bool | None = None,
+):
     """The C-Tree ``c`` with the best score in the FULL setting on the data set in its original
     order (with DDM), as the paper tuned its learners before Figure 5.  Returns
     ``(best_c, frame)``."""
@@ -33,18 +39,32 @@ def tune_c(name: str, grid=None, n_rows: int | None = None, drift_detection: boo
     rows = []
     for c in grid:
         model = learners.CTree(X.shape[1], c=float(c), nominal_features=info.nominal_features)
-        res = evaluate.prequential(model, X, y, drift_detection=drift_detection,
-                                   keep_predictions=False)
-        rows.append({"dataset": name, "c": float(c), "score": _score(res, METRIC[name]),
-                     "accuracy": res.accuracy, "leaves": model.n_leaves,
-                     "n_drifts": res.n_drifts})
+        res = evaluate.prequential(
+            model, X, y, drift_detection=drift_detection, keep_predictions=False
+        )
+        rows.append(
+            {
+                "dataset": name,
+                "c": float(c),
+                "score": _score(res, METRIC[name]),
+                "accuracy": res.accuracy,
+                "leaves": model.n_leaves,
+                "n_drifts": res.n_drifts,
+            }
+        )
     frame = pd.DataFrame(rows)
     return float(frame.c.iloc[int(frame.score.argmax())]), frame
 
 
-def fig5(datasets=("electricity", "adult"), budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6),
-         strategies=STRATEGY_ORDER, n_seeds: int | None = None, c=None,
-         fast: bool | None = None, n_rows: int | None = None):
+def fig5(
+    datasets=("electricity", "adult"),
+    budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6),
+    strategies=STRATEGY_ORDER,
+    n_seeds: int | None = None,
+    c=None,
+    fast: bool | None = None,
+    n_rows: int | None = None,
+):
     """Figure 5: online score against the labelling budget for the seven strategies, C-Tree as
     the base learner with DDM change detection (Sec. VIII), data sets in their original order.
 
@@ -74,25 +94,54 @@ def fig5(datasets=("electricity", "adult"), budgets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.
 
         m = model()
         res = evaluate.prequential(m, X, y, drift_detection=True, keep_predictions=False)
-        rows.append({"dataset": name, "strategy": "FULL", "budget": 1.0, "seed": 0,
-                     "accuracy": res.accuracy, "f_measure_1": res.f_measure(1),
-                     "query_rate": 1.0, "labels_used": res.labels_used,
-                     "n_drifts": res.n_drifts, "leaves": m.n_leaves, "c": c_ds})
+        rows.append(
+            {
+                "dataset": name,
+                "strategy": "FULL",
+                "budget": 1.0,
+                "seed": 0,
+                "accuracy": res.accuracy,
+                "f_measure_1": res.f_measure(1),
+                "query_rate": 1.0,
+                "labels_used": res.labels_used,
+                "n_drifts": res.n_drifts,
+                "leaves": m.n_leaves,
+                "c": c_ds,
+            }
+        )
         for strat in strategies:
             for b in budgets:
                 for seed in range(n_seeds):
                     m = model()
                     st = active.STRATEGIES[strat](seed=seed)
-                    res = evaluate.prequential(m, X, y, strategy=st, budget=float(b),
-                                               drift_detection=True, keep_predictions=False)
-                    rows.append({"dataset": name, "strategy": strat, "budget": float(b),
-                                 "seed": seed, "accuracy": res.accuracy,
-                                 "f_measure_1": res.f_measure(1), "query_rate": res.query_rate,
-                                 "labels_used": res.labels_used, "n_drifts": res.n_drifts,
-                                 "leaves": m.n_leaves, "c": c_ds})
+                    res = evaluate.prequential(
+                        m,
+                        X,
+                        y,
+                        strategy=st,
+                        budget=float(b),
+                        drift_detection=True,
+                        keep_predictions=False,
+                    )
+                    rows.append(
+                        {
+                            "dataset": name,
+                            "strategy": strat,
+                            "budget": float(b),
+                            "seed": seed,
+                            "accuracy": res.accuracy,
+                            "f_measure_1": res.f_measure(1),
+                            "query_rate": res.query_rate,
+                            "labels_used": res.labels_used,
+                            "n_drifts": res.n_drifts,
+                            "leaves": m.n_leaves,
+                            "c": c_ds,
+                        }
+                    )
     df = pd.DataFrame(rows)
-    df["score"] = [r.accuracy if METRIC[r.dataset] == "accuracy" else r.f_measure_1
-                   for r in df.itertuples()]
+    df["score"] = [
+        r.accuracy if METRIC[r.dataset] == "accuracy" else r.f_measure_1 for r in df.itertuples()
+    ]
     return df
 
 
@@ -103,11 +152,14 @@ def fig5_ranks(df):
 
     act = df[df.strategy != "FULL"]
     mean = act.groupby(["dataset", "strategy", "budget"], as_index=False)[
-        ["score", "query_rate"]].mean()
+        ["score", "query_rate"]
+    ].mean()
     mean["rank"] = mean.groupby(["dataset", "budget"]).score.rank(ascending=False)
     out = mean.groupby(["dataset", "strategy"], as_index=False).agg(
-        mean_rank=("rank", "mean"), mean_score=("score", "mean"),
-        mean_query_rate=("query_rate", "mean"))
+        mean_rank=("rank", "mean"),
+        mean_score=("score", "mean"),
+        mean_query_rate=("query_rate", "mean"),
+    )
     return pd.DataFrame(out).sort_values(["dataset", "mean_rank"]).reset_index(drop=True)
 
 
@@ -125,7 +177,8 @@ def fig5_verdict(df) -> str:
             f"ConfTree places {place.get('ConfTree', '-')} of {len(g)} "
             f"(mean rank {g.set_index('strategy').mean_rank.get('ConfTree', np.nan):.2f}), "
             f"SplitConfTree {place.get('SplitConfTree', '-')} of {len(g)}; spread of mean scores "
-            f"{g.mean_score.max() - g.mean_score.min():.4f}; FULL {full:.4f}.")
+            f"{g.mean_score.max() - g.mean_score.min():.4f}; FULL {full:.4f}."
+        )
     return "\n".join(lines)
 
 
@@ -135,10 +188,20 @@ def plot_fig5(df):
     import matplotlib.pyplot as plt
 
     names = list(dict.fromkeys(df.dataset))
-    fig, axes = plt.subplots(2, len(names), figsize=(6 * len(names), 7), squeeze=False,
-                             gridspec_kw={"height_ratios": [2.2, 1]}, sharex=True)
-    colors = dict(zip(STRATEGY_ORDER, ["#7f7f7f", "#1f77b4", "#17becf", "#2ca02c", "#9467bd",
-                                        "#d62728", "#ff7f0e"]))
+    fig, axes = plt.subplots(
+        2,
+        len(names),
+        figsize=(6 * len(names), 7),
+        squeeze=False,
+        gridspec_kw={"height_ratios": [2.2, 1]},
+        sharex=True,
+    )
+    colors = dict(
+        zip(
+            STRATEGY_ORDER,
+            ["#7f7f7f", "#1f77b4", "#17becf", "#2ca02c", "#9467bd", "#d62728", "#ff7f0e"],
+        )
+    )
     for k, name in enumerate(names):
         g = df[df.dataset == name]
         full = g[g.strategy == "FULL"].score.mean()
@@ -148,17 +211,29 @@ def plot_fig5(df):
             d = g[g.strategy == strat]
             if not len(d):
                 continue
-            agg = d.groupby("budget").agg(score=("score", "mean"), sd=("score", "std"),
-                                          n=("score", "size"), q=("query_rate", "mean"))
+            agg = d.groupby("budget").agg(
+                score=("score", "mean"),
+                sd=("score", "std"),
+                n=("score", "size"),
+                q=("query_rate", "mean"),
+            )
             se = (agg.sd / np.sqrt(agg.n)).fillna(0)
             lw = 2.2 if "ConfTree" in strat else 1.2
-            ax.errorbar(agg.index, agg.score, yerr=1.96 * se, marker="o", ms=4, lw=lw,
-                        capsize=2, color=colors[strat], label=strat)
+            ax.errorbar(
+                agg.index,
+                agg.score,
+                yerr=1.96 * se,
+                marker="o",
+                ms=4,
+                lw=lw,
+                capsize=2,
+                color=colors[strat],
+                label=strat,
+            )
             axq.plot(agg.index, agg.q, marker="o", ms=3, lw=lw, color=colors[strat])
         b = np.sort(g[g.strategy != "FULL"].budget.unique())
         axq.plot(b, b, color="k", lw=0.8, ls=":")
-        ax.set_title(f"{name} (original order, DDM on), C-Tree c = {g.c.iloc[0]:.3g}",
-                     fontsize=9)
+        ax.set_title(f"{name} (original order, DDM on), C-Tree c = {g.c.iloc[0]:.3g}", fontsize=9)
         ax.set_ylabel(METRIC_LABEL[METRIC[name]])
         axq.set_xlabel("labelling budget B")
         axq.set_ylabel("query rate used")

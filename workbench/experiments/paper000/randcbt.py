@@ -1,5 +1,6 @@
 """Paper 000, the RandCBT generator (Algorithm 4, Sec. VII-A): its prose against the algorithm,
 and the stepper demo (C-Tree and H-Tree side by side on a random tree)."""
+
 from __future__ import annotations
 
 import math
@@ -26,8 +27,16 @@ def prose_leaf_counts(n_leaves: int = 50, draws: int = 2000, seed: int = 0):
     return np.array([grow(n_leaves) for _ in range(draws)])
 
 
-def stepper_demo(n: int = 20_000, seed: int = 4, n_leaves: int = 6, d: int = 3,
-                 c: float = 0.02, delta: float = 0.5, k: int = 500, start: int = 4000):
+def stepper_demo(
+    n: int = 20_000,
+    seed: int = 4,
+    n_leaves: int = 6,
+    d: int = 3,
+    c: float = 0.02,
+    delta: float = 0.5,
+    k: int = 500,
+    start: int = 4000,
+):
     """C-Tree and H-Tree stepping side by side through one RandCBT stream, next to the tree that
     generated it.
 
@@ -47,13 +56,16 @@ def stepper_demo(n: int = 20_000, seed: int = 4, n_leaves: int = 6, d: int = 3,
         # tau = 1e-12 rather than 0: the same split decisions (epsilon never gets that small),
         # but HoeffdingTree.explain_one (learners/base.py, _reason) raises OverflowError when
         # tau = 0 and the two best gains are equal (math.ceil of infinity).
-        return learners.HoeffdingTree(d, 2, **{"criterion": "gini", "grace_period": 100,
-                                               "tau": 1e-12, "delta": delta, **p})
+        return learners.HoeffdingTree(
+            d, 2, **{"criterion": "gini", "grace_period": 100, "tau": 1e-12, "delta": delta, **p}
+        )
 
-    s1 = viz.TreeStepper(make_ctree, X, y, params={"c": (1e-3, 1.0, "log")}, k=k,
-                         title="C-Tree (eq. 10)")
-    s2 = viz.TreeStepper(make_htree, X, y, params={"delta": (1e-7, 0.999, "log")}, k=k,
-                         title="H-Tree (VFDT, Gini)")
+    s1 = viz.TreeStepper(
+        make_ctree, X, y, params={"c": (1e-3, 1.0, "log")}, k=k, title="C-Tree (eq. 10)"
+    )
+    s2 = viz.TreeStepper(
+        make_htree, X, y, params={"delta": (1e-7, 0.999, "log")}, k=k, title="H-Tree (VFDT, Gini)"
+    )
     compare = viz.side_by_side(s1, s2, k=k)
     if start:
         compare.step(start)

@@ -1,5 +1,6 @@
 """Paper 000, Sec. III: the min function, the three impurities (entropy, Gini, Kearns-Mansour)
 and the gain functional they define."""
+
 from __future__ import annotations
 
 import math
@@ -20,9 +21,16 @@ def impurities(p=None):
 
     p = np.linspace(0.0, 1.0, 1001) if p is None else np.asarray(p, dtype=np.float64)
     h = -(xlogy(p, p) + xlogy(1 - p, 1 - p))
-    return pd.DataFrame({"p": p, "min": np.minimum(p, 1 - p), "entropy_nats": h / 2,
-                         "entropy_bits": h / (2 * math.log(2)), "gini": 2 * p * (1 - p),
-                         "kearns_mansour": np.sqrt(p * (1 - p))})
+    return pd.DataFrame(
+        {
+            "p": p,
+            "min": np.minimum(p, 1 - p),
+            "entropy_nats": h / 2,
+            "entropy_bits": h / (2 * math.log(2)),
+            "gini": 2 * p * (1 - p),
+            "kearns_mansour": np.sqrt(p * (1 - p)),
+        }
+    )
 
 
 def upper_bound_check(n: int = 200_001):
@@ -40,10 +48,16 @@ def upper_bound_check(n: int = 200_001):
         gap = df[col].to_numpy() - df["min"].to_numpy()
         bad = gap < -1e-12
         i = int(gap.argmin())
-        rows.append({"impurity": col, "holds": not bad.any(), "min_gap": float(gap[i]),
-                     "at_p": float(df.p.iloc[i]),
-                     "fails_from": float(df.p[bad].min()) if bad.any() else np.nan,
-                     "fails_to": float(df.p[bad].max()) if bad.any() else np.nan})
+        rows.append(
+            {
+                "impurity": col,
+                "holds": not bad.any(),
+                "min_gap": float(gap[i]),
+                "at_p": float(df.p.iloc[i]),
+                "fails_from": float(df.p[bad].min()) if bad.any() else np.nan,
+                "fails_to": float(df.p[bad].max()) if bad.any() else np.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -56,6 +70,7 @@ def _phi(p, name):
     if name == "kearns_mansour":
         return np.sqrt(p * (1 - p))
     from scipy.special import xlogy
+
     h = -(xlogy(p, p) + xlogy(1 - p, 1 - p)) / 2
     return h / math.log(2) if name == "entropy_bits" else h
 
@@ -76,8 +91,9 @@ def gain_table(p_f1: float = 0.5, p_y1_given_f0: float = 0.6, p_y1_given_f1: flo
     for name in ("min", "entropy_bits", "gini", "kearns_mansour"):
         parent = float(_phi(p, name))
         child = float((1 - p_f1) * _phi(a, name) + p_f1 * _phi(b, name))
-        rows.append({"functional": name, "Phi(Y)": parent, "Phi(Y | F)": child,
-                     "gain": parent - child})
+        rows.append(
+            {"functional": name, "Phi(Y)": parent, "Phi(Y | F)": child, "gain": parent - child}
+        )
     return pd.DataFrame(rows)
 
 
@@ -91,13 +107,25 @@ def plot_impurities(ax=None):
         fig, ax = plt.subplots(figsize=(6.2, 4.0))
     ax.plot(df.p, df["min"], color="k", lw=2.2, label=r"$\Psi=\min(p,1-p)$ (risk)")
     ax.plot(df.p, df.entropy_bits, color="#9467bd", label=r"$H_{1/2}$ with $\log_2$")
-    ax.plot(df.p, df.entropy_nats, color="#9467bd", ls="--",
-            label=r"$H_{1/2}$ with $\ln$ (as Theorem 1)")
+    ax.plot(
+        df.p,
+        df.entropy_nats,
+        color="#9467bd",
+        ls="--",
+        label=r"$H_{1/2}$ with $\ln$ (as Theorem 1)",
+    )
     ax.plot(df.p, df.gini, color="#ff7f0e", label=r"$J=2p(1-p)$ (Gini)")
     ax.plot(df.p, df.kearns_mansour, color="#17becf", label=r"$Q=\sqrt{p(1-p)}$ (Kearns-Mansour)")
     bad = df.entropy_nats < df["min"] - 1e-12
-    ax.fill_between(df.p, df.entropy_nats, df["min"], where=bad, color="#9467bd", alpha=0.15,
-                    label=r"$H_{1/2}(\ln) < \Psi$")
+    ax.fill_between(
+        df.p,
+        df.entropy_nats,
+        df["min"],
+        where=bad,
+        color="#9467bd",
+        alpha=0.15,
+        label=r"$H_{1/2}(\ln) < \Psi$",
+    )
     ax.set_xlabel(r"$p = P(Y=1)$")
     ax.set_ylabel("value")
     ax.set_title("Impurities against the min function (Sec. III)")

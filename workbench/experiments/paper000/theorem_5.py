@@ -1,4 +1,5 @@
 """Paper 000, Theorem 5 (eq. 9): how often a delta-consistent leaf classifies non-optimally."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +7,17 @@ import numpy as np
 from ._common import _derive, sizes
 
 
-def leaf_consistency_table(ts=(20, 200, 1000), deltas=(0.05, 0.2, 0.5, 0.9), p: float = 0.5,
-                           policies=("always", "conftree"), budget: float = 0.1, w: float = 1.0,
-                           trials: int | None = None, seed: int = 5, fast: bool | None = None):
+def leaf_consistency_table(
+    ts=(20, 200, 1000),
+    deltas=(0.05, 0.2, 0.5, 0.9),
+    p: float = 0.5,
+    policies=("always", "conftree"),
+    budget: float = 0.1,
+    w: float = 1.0,
+    trials: int | None = None,
+    seed: int = 5,
+    fast: bool | None = None,
+):
     """Theorem 5 by Monte Carlo: P(leaf delta-consistent and predicting non-optimally) at time t.
 
     ``p = 1/2`` is the worst case.  ``policy="always"`` queries every label (an exact value is
@@ -25,8 +34,16 @@ def leaf_consistency_table(ts=(20, 200, 1000), deltas=(0.05, 0.2, 0.5, 0.9), p: 
     for a, policy in enumerate(policies):
         for b, t in enumerate(ts):
             for c, delta in enumerate(deltas):
-                r = mc.leaf_consistency_failure(p, t, delta, w=w, policy=policy, budget=budget,
-                                                trials=trials, seed=_derive(seed, a, b, c))
+                r = mc.leaf_consistency_failure(
+                    p,
+                    t,
+                    delta,
+                    w=w,
+                    policy=policy,
+                    budget=budget,
+                    trials=trials,
+                    seed=_derive(seed, a, b, c),
+                )
                 sm = r.summary()
                 fail = sm["exact_fail"] if policy == "always" else sm["p_fail"]
                 sm["ratio"] = delta / fail if fail > 0 else np.inf
@@ -45,13 +62,26 @@ def plot_leaf_consistency(df):
     for i, t in enumerate(sorted(df.t.unique())):
         d = df[(df.t == t) & (df.policy == "always")].sort_values("delta")
         if len(d):
-            ax.loglog(d.delta, d.exact_fail.clip(lower=1e-9), "-o", color=colors[i], ms=4,
-                      label=f"t = {t}, every label (exact)")
+            ax.loglog(
+                d.delta,
+                d.exact_fail.clip(lower=1e-9),
+                "-o",
+                color=colors[i],
+                ms=4,
+                label=f"t = {t}, every label (exact)",
+            )
         d = df[(df.t == t) & (df.policy == "conftree")].sort_values("delta")
         if len(d):
             floor = 1.0 / d.trials.iloc[0]
-            ax.loglog(d.delta, d.p_fail.clip(lower=floor / 3), "--s", color=colors[i], ms=4,
-                      mfc="none", label=f"t = {t}, ConfTree (Monte Carlo)")
+            ax.loglog(
+                d.delta,
+                d.p_fail.clip(lower=floor / 3),
+                "--s",
+                color=colors[i],
+                ms=4,
+                mfc="none",
+                label=f"t = {t}, ConfTree (Monte Carlo)",
+            )
     ax.set_xlabel(r"$\delta$")
     ax.set_ylabel("P(consistent and non-optimal)")
     ax.set_title("Theorem 5: leaf consistency at p = 1/2", fontsize=10)

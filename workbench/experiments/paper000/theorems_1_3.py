@@ -1,14 +1,22 @@
 """Paper 000, Theorems 1-3 (eqs. 4-6): each bound against the empirical deviation quantile at
 the tightest law found by Monte Carlo, and the printed against the corrected reading of
 Theorems 2-3 (``q_k = P(Y=0, F=k)``)."""
+
 from __future__ import annotations
 
 from ._common import THEOREMS, THEOREM_OF, _derive, sizes
 
 
-def bound_curves(ms=None, delta: float = 0.05, grid: int | None = None,
-                 search_trials: int | None = None, trials: int | None = None, seed: int = 0,
-                 estimators=THEOREMS, fast: bool | None = None):
+def bound_curves(
+    ms=None,
+    delta: float = 0.05,
+    grid: int | None = None,
+    search_trials: int | None = None,
+    trials: int | None = None,
+    seed: int = 0,
+    estimators=THEOREMS,
+    fast: bool | None = None,
+):
     r"""Theorems 1-3 against Monte Carlo, at the law where each bound is tightest, as m grows.
 
     For every ``m`` and estimator, the laws of ``montecarlo.law_grid(grid)`` (``grid ** 3``
@@ -37,30 +45,51 @@ def bound_curves(ms=None, delta: float = 0.05, grid: int | None = None,
     for j, m in enumerate(ms):
         best = {e: (-1.0, -1) for e in estimators}
         for i, tab in enumerate(tables):
-            sim = mc.simulate_estimators(tab, m, search_trials, seed=_derive(seed, 1, j, i),
-                                         method="counts")
+            sim = mc.simulate_estimators(
+                tab, m, search_trials, seed=_derive(seed, 1, j, i), method="counts"
+            )
             for e in estimators:
                 q = sim.quantile(e, 1.0 - delta)
                 if q > best[e][0]:
                     best[e] = (q, i)
         for k, e in enumerate(estimators):
             tab = tables[best[e][1]]
-            sim = mc.simulate_estimators(tab, m, trials, seed=_derive(seed, 2, j, k),
-                                         method="counts")
+            sim = mc.simulate_estimators(
+                tab, m, trials, seed=_derive(seed, 2, j, k), method="counts"
+            )
             r = sim.check(e, delta)
             pf1, a, b = mc.describe_law(tab)
-            rows.append({"estimator": e, "theorem": THEOREM_OF.get(e, e), "m": m,
-                         "delta": delta, "bound": r["bound"],
-                         "empirical_quantile": r["empirical_quantile"], "ratio": r["ratio"],
-                         "p_exceed": r["p_exceed"], "n_exceed": r["n_exceed"], "trials": trials,
-                         "p_value": r["p_value"], "p_f1": pf1, "p_y1_given_f0": a,
-                         "p_y1_given_f1": b, "search_quantile": best[e][0],
-                         "bias": r["bias"]})
+            rows.append(
+                {
+                    "estimator": e,
+                    "theorem": THEOREM_OF.get(e, e),
+                    "m": m,
+                    "delta": delta,
+                    "bound": r["bound"],
+                    "empirical_quantile": r["empirical_quantile"],
+                    "ratio": r["ratio"],
+                    "p_exceed": r["p_exceed"],
+                    "n_exceed": r["n_exceed"],
+                    "trials": trials,
+                    "p_value": r["p_value"],
+                    "p_f1": pf1,
+                    "p_y1_given_f0": a,
+                    "p_y1_given_f1": b,
+                    "search_quantile": best[e][0],
+                    "bias": r["bias"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def printed_vs_corrected(ms=None, law=(0.5, 0.2, 0.7), delta: float = 0.05,
-                         trials: int | None = None, seed: int = 1, fast: bool | None = None):
+def printed_vs_corrected(
+    ms=None,
+    law=(0.5, 0.2, 0.7),
+    delta: float = 0.05,
+    trials: int | None = None,
+    seed: int = 1,
+    fast: bool | None = None,
+):
     r"""Theorems 2 and 3 with the printed :math:`q_k = 1 - p_k` against :math:`q_k = P(Y=0,F=k)`.
 
     One row per (estimator, m) at one law (``(P(F=1), P(Y=1|F=0), P(Y=1|F=1))``):
@@ -82,10 +111,20 @@ def printed_vs_corrected(ms=None, law=(0.5, 0.2, 0.7), delta: float = 0.05,
         sim = mc.simulate_estimators(tab, m, trials, seed=_derive(seed, j), method="counts")
         for e in ("gini", "gini_as_printed", "kearns_mansour", "kearns_mansour_as_printed"):
             r = sim.check(e, delta)
-            rows.append({"estimator": e, "m": m, "delta": delta, "truth": truth[e],
-                         "mean": r["mean"], "limit": limits.get(e, truth[e]),
-                         "bound": r["bound"], "empirical_quantile": r["empirical_quantile"],
-                         "p_exceed": r["p_exceed"], "p_value": r["p_value"]})
+            rows.append(
+                {
+                    "estimator": e,
+                    "m": m,
+                    "delta": delta,
+                    "truth": truth[e],
+                    "mean": r["mean"],
+                    "limit": limits.get(e, truth[e]),
+                    "bound": r["bound"],
+                    "empirical_quantile": r["empirical_quantile"],
+                    "p_exceed": r["p_exceed"],
+                    "p_value": r["p_value"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -106,11 +145,24 @@ def plot_bound_curves(curves, printed=None):
     for ax, e in zip(axes, names):
         d = curves[curves.estimator == e].sort_values("m")
         ax.loglog(d.m, d.bound, "-", color="#d62728", label="bound")
-        ax.loglog(d.m, d.empirical_quantile, "o-", color="k", ms=4,
-                  label=f"empirical {1 - d.delta.iloc[0]:.2f}-quantile")
+        ax.loglog(
+            d.m,
+            d.empirical_quantile,
+            "o-",
+            color="k",
+            ms=4,
+            label=f"empirical {1 - d.delta.iloc[0]:.2f}-quantile",
+        )
         for _, r in d.iloc[[0, len(d) // 2, -1]].iterrows():
-            ax.annotate(f"x{r.ratio:.0f}", (r.m, r.bound), textcoords="offset points",
-                        xytext=(0, 5), fontsize=8, ha="center", color="#d62728")
+            ax.annotate(
+                f"x{r.ratio:.0f}",
+                (r.m, r.bound),
+                textcoords="offset points",
+                xytext=(0, 5),
+                fontsize=8,
+                ha="center",
+                color="#d62728",
+            )
         ax.set_title(f"{e} -- {THEOREM_OF[e]}", fontsize=9)
         ax.set_xlabel("m (examples at the leaf)")
         ax.grid(alpha=0.3, which="both")
@@ -122,8 +174,9 @@ def plot_bound_curves(curves, printed=None):
         for e, col in (("gini", "#ff7f0e"), ("kearns_mansour", "#17becf")):
             for suffix, ls, lab in (("", "-", "corrected"), ("_as_printed", "--", "as printed")):
                 d = printed[printed.estimator == e + suffix].sort_values("m")
-                ax.loglog(d.m, d.empirical_quantile, ls, marker="o", ms=3, color=col,
-                          label=f"{e}, {lab}")
+                ax.loglog(
+                    d.m, d.empirical_quantile, ls, marker="o", ms=3, color=col, label=f"{e}, {lab}"
+                )
             d = printed[printed.estimator == e].sort_values("m")
             ax.loglog(d.m, d.bound, ":", color=col, lw=1)
         ax.set_title(r"$q_k = 1-p_k$ (printed) vs $P(Y=0,F=k)$", fontsize=9)

@@ -38,11 +38,22 @@ Modules
 ``widgets``    the ipywidgets panel and parameter controls, :class:`Controls`, :class:`Compare`,
                :func:`side_by_side`
 """
+
 from __future__ import annotations
 
 from .replay import SNAPSHOT_EVERY, LastInstance, TreeStepper
 from .tracing import SplitTrace
 from .widgets import DEFAULT_PARAMS, SPEEDS, Compare, Controls, ParamSpec, side_by_side
 
-__all__ = ["TreeStepper", "Compare", "Controls", "side_by_side", "SplitTrace", "LastInstance",
-           "ParamSpec", "DEFAULT_PARAMS", "SPEEDS", "SNAPSHOT_EVERY"]
+__all__ = [
+    "TreeStepper",
+    "Compare",
+    "Controls",
+    "side_by_side",
+    "SplitTrace",
+    "LastInstance",
+    "ParamSpec",
+    "DEFAULT_PARAMS",
+    "SPEEDS",
+    "SNAPSHOT_EVERY",
+]

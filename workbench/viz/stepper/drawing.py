@@ -1,5 +1,6 @@
 """Drawing: the stepper's tree as DOT, the instance panel as HTML, and the accuracy and split
 charts as SVG."""
+
 from __future__ import annotations
 
 import math
@@ -31,11 +32,15 @@ class _Drawing:
         return f"{type(self.model).__name__}({params})"
 
     def _heading(self) -> str:
-        sub = f"<div class='wb-muted wb-learner' style='font-size:11px'>" \
-              f"{escape(self.describe())}</div>"
-        return (f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.title or '')}</h4>{sub}"
-                if self.title else
-                f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.describe())}</h4>")
+        sub = (
+            f"<div class='wb-muted wb-learner' style='font-size:11px'>"
+            f"{escape(self.describe())}</div>"
+        )
+        return (
+            f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.title or '')}</h4>{sub}"
+            if self.title
+            else f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.describe())}</h4>"
+        )
 
     def dot(self) -> str:
         """DOT source of the current tree with the last instance's path highlighted."""
@@ -45,10 +50,16 @@ class _Drawing:
         size = self.model.tree.kind.shape[0]
         if counts.shape[0] < size:
             counts = np.concatenate([counts, np.zeros(size - counts.shape[0], np.int64)])
-        return tree_to_dot(self.model, feature_names=self.feature_names,
-                           class_names=self.class_names, highlight=highlight, recent=recent,
-                           max_nodes=self.max_nodes, category_names=self.category_names,
-                           node_counts=counts)
+        return tree_to_dot(
+            self.model,
+            feature_names=self.feature_names,
+            class_names=self.class_names,
+            highlight=highlight,
+            recent=recent,
+            max_nodes=self.max_nodes,
+            category_names=self.category_names,
+            node_counts=counts,
+        )
 
     def _class(self, k: int) -> str:
         return escape(str(self.class_names[k])) if 0 <= k < len(self.class_names) else "?"
@@ -63,42 +74,60 @@ class _Drawing:
     def instance_html(self) -> str:
         """The panel describing the last instance, its prediction and the tree."""
         model = self.model
-        head = (f"<b>instance {_fmt_int(self.t)}</b> of {_fmt_int(self.n)}"
-                if self.t else "<b>no instance yet</b>: press <i>step</i>")
+        head = (
+            f"<b>instance {_fmt_int(self.t)}</b> of {_fmt_int(self.n)}"
+            if self.t
+            else "<b>no instance yet</b>: press <i>step</i>"
+        )
         parts = [f"<div class='wb-instance'>{head}"]
         last = self.last
         if last is not None:
             d = len(self.feature_names)
             shown = range(min(d, 12))
-            cells = "".join(f"<tr><td>{escape(self.feature_names[j])}</td>"
-                            f"<td>{self._value(j, float(last.x[j]))}</td></tr>" for j in shown)
+            cells = "".join(
+                f"<tr><td>{escape(self.feature_names[j])}</td>"
+                f"<td>{self._value(j, float(last.x[j]))}</td></tr>"
+                for j in shown
+            )
             if d > 12:
                 cells += f"<tr><td colspan=2 class='wb-muted'>… {d - 12} more</td></tr>"
             parts.append(f"<table>{cells}</table>")
             ok = last.prediction == last.y
-            mark = "<span class='wb-ok'>✓ right</span>" if ok else \
-                "<span class='wb-bad'>✗ wrong</span>"
+            mark = (
+                "<span class='wb-ok'>✓ right</span>"
+                if ok
+                else "<span class='wb-bad'>✗ wrong</span>"
+            )
             conf = ""
             if last.proba is not None and 0 <= last.prediction < len(last.proba):
                 conf = f" (p = {float(last.proba[last.prediction]):.2f})"
-            parts.append(f"<div class='wb-prediction'>true label <b>{self._class(last.y)}</b>"
-                         f" · predicted <b>{self._class(last.prediction)}</b>{conf} {mark}"
-                         "</div>")
+            parts.append(
+                f"<div class='wb-prediction'>true label <b>{self._class(last.y)}</b>"
+                f" · predicted <b>{self._class(last.prediction)}</b>{conf} {mark}"
+                "</div>"
+            )
             if self.strategy is not None:
-                q = "<span class='wb-ok'>label queried</span>" if last.queried else \
-                    "<span class='wb-muted'>label not queried</span>"
-                n_q = int(self.queried[:self.t].sum())
-                parts.append(f"<div class='wb-query'>{q} · query rate "
-                             f"<b class='wb-query-rate'>{self.query_rate:.1%}</b> "
-                             f"({_fmt_int(n_q)} of {_fmt_int(self.t)})</div>")
+                q = (
+                    "<span class='wb-ok'>label queried</span>"
+                    if last.queried
+                    else "<span class='wb-muted'>label not queried</span>"
+                )
+                n_q = int(self.queried[: self.t].sum())
+                parts.append(
+                    f"<div class='wb-query'>{q} · query rate "
+                    f"<b class='wb-query-rate'>{self.query_rate:.1%}</b> "
+                    f"({_fmt_int(n_q)} of {_fmt_int(self.t)})</div>"
+                )
             ex = last.explanation
             route = " → ".join(escape(s["outcome"]) for s in ex.path) or "root"
             parts.append(f"<div>reached <b>leaf {ex.leaf}</b> via {route}</div>")
             parts.append(f"<div class='wb-reason wb-muted'>{escape(ex.reason)}</div>")
         acc = "–" if self.t == 0 else f"{self.accuracy:.1%}"
-        right = int((self.pred[:self.t] == self.y[:self.t]).sum())
-        parts.append(f"<div class='wb-accuracy-readout' data-t='{self.t}'>accuracy so far "
-                     f"<b>{acc}</b> ({_fmt_int(right)} of {_fmt_int(self.t)} right)</div>")
+        right = int((self.pred[: self.t] == self.y[: self.t]).sum())
+        parts.append(
+            f"<div class='wb-accuracy-readout' data-t='{self.t}'>accuracy so far "
+            f"<b>{acc}</b> ({_fmt_int(right)} of {_fmt_int(self.t)} right)</div>"
+        )
         T = model.tree
         inner = np.flatnonzero((T.kind > 0) & (T.t_split >= 0))
         last_split = ""
@@ -106,13 +135,17 @@ class _Drawing:
             u = int(inner[np.argmax(T.t_split[inner])])
             learned = self._learned()
             when = self._stream_time(int(T.t_split[u]), learned)
-            last_split = (f"; last split: node {u} on "
-                          f"{escape(node_test(T, u, self.feature_names, self.category_names))}"
-                          f" at t={_fmt_int(when)}")
+            last_split = (
+                f"; last split: node {u} on "
+                f"{escape(node_test(T, u, self.feature_names, self.category_names))}"
+                f" at t={_fmt_int(when)}"
+            )
         leaves = model.n_leaves
-        parts.append(f"<div class='wb-treestats' data-leaves='{leaves}'>{leaves} "
-                     f"{'leaf' if leaves == 1 else 'leaves'}, depth {model.depth}{last_split}"
-                     "</div></div>")
+        parts.append(
+            f"<div class='wb-treestats' data-leaves='{leaves}'>{leaves} "
+            f"{'leaf' if leaves == 1 else 'leaves'}, depth {model.depth}{last_split}"
+            "</div></div>"
+        )
         return "".join(parts)
 
     def accuracy_svg(self, width: int = 380, height: int = 170) -> str:
@@ -123,59 +156,129 @@ class _Drawing:
             cum = np.concatenate(([0], np.cumsum(correct)))
             times = np.unique(np.linspace(1, t, min(t, 300)).round().astype(np.int64))
             lo = np.maximum(times - self.window, 0)
-            series = [{"x": times, "y": cum[times] / times, "label": "accuracy so far",
-                       "color": "#1f77b4", "css": "wb-acc-line"},
-                      {"x": times, "y": (cum[times] - cum[lo]) / (times - lo),
-                       "label": f"last {self.window}", "color": "#ff7f0e", "width": 1.0,
-                       "css": "wb-acc-window"}]
+            series = [
+                {
+                    "x": times,
+                    "y": cum[times] / times,
+                    "label": "accuracy so far",
+                    "color": "#1f77b4",
+                    "css": "wb-acc-line",
+                },
+                {
+                    "x": times,
+                    "y": (cum[times] - cum[lo]) / (times - lo),
+                    "label": f"last {self.window}",
+                    "color": "#ff7f0e",
+                    "width": 1.0,
+                    "css": "wb-acc-window",
+                },
+            ]
             if self.strategy is not None:
                 qc = np.concatenate(([0], np.cumsum(self.queried[:t])))
-                series.append({"x": times, "y": qc[times] / times, "label": "query rate",
-                               "color": "#2ca02c", "dash": "4,3", "css": "wb-query-line"})
+                series.append(
+                    {
+                        "x": times,
+                        "y": qc[times] / times,
+                        "label": "query rate",
+                        "color": "#2ca02c",
+                        "dash": "4,3",
+                        "css": "wb-query-line",
+                    }
+                )
         ylim = (0.0, 1.0)
         if series:
             settled = series[0]["y"][series[0]["x"] >= min(t, max(10, t // 50))]
             ylim = (max(0.0, math.floor((float(settled.min()) - 0.03) * 20) / 20), 1.0)
-        return line_chart(series, width=width, height=height, title="Prequential accuracy",
-                          x_label="instances seen", ylim=ylim, css_class="wb-acc-chart",
-                          empty_text="no instance yet", attrs={"data-t": t})
+        return line_chart(
+            series,
+            width=width,
+            height=height,
+            title="Prequential accuracy",
+            x_label="instances seen",
+            ylim=ylim,
+            css_class="wb-acc-chart",
+            empty_text="no instance yet",
+            attrs={"data-t": t},
+        )
 
     def split_svg(self, width: int = 380, height: int = 190) -> str:
         trace = self.focus_trace()
         attrs = {"data-leaf": "", "data-split": "", "data-crossed": "", "data-points": 0}
         if trace is None:
-            return line_chart([], width=width, height=height, title="Split decision",
-                              css_class="wb-split-svg", empty_text="no leaf reached yet",
-                              attrs=attrs)
+            return line_chart(
+                [],
+                width=width,
+                height=height,
+                title="Split decision",
+                css_class="wb-split-svg",
+                empty_text="no leaf reached yet",
+                attrs=attrs,
+            )
         t = np.asarray(trace.t, float)
         q = np.asarray(trace.quantity)
         thr = np.asarray(trace.threshold)
         tau = np.asarray(trace.tau)
-        series = [{"x": t, "y": q, "label": trace.quantity_label, "color": "#1f77b4",
-                   "css": "wb-quantity", "step": True},
-                  {"x": t, "y": thr, "label": trace.threshold_label, "color": "#d62728",
-                   "dash": "5,3", "css": "wb-threshold", "step": True}]
+        series = [
+            {
+                "x": t,
+                "y": q,
+                "label": trace.quantity_label,
+                "color": "#1f77b4",
+                "css": "wb-quantity",
+                "step": True,
+            },
+            {
+                "x": t,
+                "y": thr,
+                "label": trace.threshold_label,
+                "color": "#d62728",
+                "dash": "5,3",
+                "css": "wb-threshold",
+                "step": True,
+            },
+        ]
         if tau.size and np.isfinite(tau).any() and np.nanmax(tau) > 0:
-            series.append({"x": t, "y": tau, "label": "tau (tie level)", "color": "#7f7f7f",
-                           "dash": "2,3", "width": 1.0, "css": "wb-tau"})
+            series.append(
+                {
+                    "x": t,
+                    "y": tau,
+                    "label": "tau (tie level)",
+                    "color": "#7f7f7f",
+                    "dash": "2,3",
+                    "width": 1.0,
+                    "css": "wb-tau",
+                }
+            )
         vlines, markers = [], []
         ready = trace.first_ready
-        if ready >= 0:   # the first moment the rule was met: on the line that crossed
+        if ready >= 0:  # the first moment the rule was met: on the line that crossed
             i = trace.t.index(ready)
             y_mark = q[i] if trace.crossing == "margin" else thr[i]
             if np.isfinite(y_mark):
-                markers.append({"x": ready, "y": y_mark, "css": "wb-ready-marker",
-                                "color": "#ff7f0e"})
+                markers.append(
+                    {"x": ready, "y": y_mark, "css": "wb-ready-marker", "color": "#ff7f0e"}
+                )
         if trace.split_t >= 0:
-            vlines.append({"x": trace.split_t, "label": f"split at t={_fmt_int(trace.split_t)}",
-                           "color": "#2ca02c", "css": "wb-split-marker"})
-        attrs.update({"data-leaf": trace.leaf, "data-split": trace.split_t
-                      if trace.split_t >= 0 else "", "data-crossed": trace.crossing,
-                      "data-points": len(trace.t)})
+            vlines.append(
+                {
+                    "x": trace.split_t,
+                    "label": f"split at t={_fmt_int(trace.split_t)}",
+                    "color": "#2ca02c",
+                    "css": "wb-split-marker",
+                }
+            )
+        attrs.update(
+            {
+                "data-leaf": trace.leaf,
+                "data-split": trace.split_t if trace.split_t >= 0 else "",
+                "data-crossed": trace.crossing,
+                "data-points": len(trace.t),
+            }
+        )
         x_lo = trace.created
         x_hi = trace.split_t if trace.split_t >= 0 else self.t
         x_hi = max(x_hi, x_lo + 1)
-        x_hi += 0.04 * (x_hi - x_lo)        # room to see the split line
+        x_hi += 0.04 * (x_hi - x_lo)  # room to see the split line
         finite = np.concatenate([q[np.isfinite(q)], thr[np.isfinite(thr)]])
         ylim = None
         if finite.size:
@@ -183,32 +286,52 @@ class _Drawing:
             hi = max(hi, float(np.nanmax(q)) if np.isfinite(q).any() else 0.0)
             ylim = (0.0, hi * 1.1 if hi > 0 else 1.0)
         title = f"Split decision at leaf {trace.leaf}"
-        return line_chart(series, width=width, height=height, title=title,
-                          x_label="instances seen", xlim=(x_lo, x_hi),
-                          ylim=ylim, vlines=vlines, markers=markers, css_class="wb-split-svg",
-                          empty_text=f"leaf {trace.leaf}: no statistics yet", attrs=attrs)
+        return line_chart(
+            series,
+            width=width,
+            height=height,
+            title=title,
+            x_label="instances seen",
+            xlim=(x_lo, x_hi),
+            ylim=ylim,
+            vlines=vlines,
+            markers=markers,
+            css_class="wb-split-svg",
+            empty_text=f"leaf {trace.leaf}: no statistics yet",
+            attrs=attrs,
+        )
 
     def split_caption(self) -> str:
         trace = self.focus_trace()
         if trace is None:
             return ""
         if trace.split_t >= 0:
-            how = {"margin": f"{escape(trace.quantity_label)} rose above "
-                             f"{escape(trace.threshold_label)}",
-                   "tie": f"{escape(trace.threshold_label)} fell below tau (a tie)"}.get(
-                trace.crossing, "the split rule was met")
-            ready = f" at t={_fmt_int(trace.first_ready)} (orange dot)" \
-                if trace.first_ready >= 0 else ""
-            return (f"<div class='wb-split-caption'>Leaf {trace.leaf} split at "
-                    f"t={_fmt_int(trace.split_t)} on <b>{escape(trace.split_test)}</b>: {how}"
-                    f"{ready}, and the split came at the next test (the leaf tests once per "
-                    "grace period).</div>")
+            how = {
+                "margin": f"{escape(trace.quantity_label)} rose above "
+                f"{escape(trace.threshold_label)}",
+                "tie": f"{escape(trace.threshold_label)} fell below tau (a tie)",
+            }.get(trace.crossing, "the split rule was met")
+            ready = (
+                f" at t={_fmt_int(trace.first_ready)} (orange dot)"
+                if trace.first_ready >= 0
+                else ""
+            )
+            return (
+                f"<div class='wb-split-caption'>Leaf {trace.leaf} split at "
+                f"t={_fmt_int(trace.split_t)} on <b>{escape(trace.split_test)}</b>: {how}"
+                f"{ready}, and the split came at the next test (the leaf tests once per "
+                "grace period).</div>"
+            )
         if trace.first_ready >= 0 and not trace.will_split[-1]:
-            return (f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} met the split "
-                    f"rule from t={_fmt_int(trace.first_ready)} (orange dot) but no longer does: "
-                    "the rule only counts when the test runs, once per grace period.</div>")
+            return (
+                f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} met the split "
+                f"rule from t={_fmt_int(trace.first_ready)} (orange dot) but no longer does: "
+                "the rule only counts when the test runs, once per grace period.</div>"
+            )
         if trace.first_ready >= 0:
-            return (f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} meets the split "
-                    f"rule since t={_fmt_int(trace.first_ready)} (orange dot): it splits at its "
-                    "next test.</div>")
+            return (
+                f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} meets the split "
+                f"rule since t={_fmt_int(trace.first_ready)} (orange dot): it splits at its "
+                "next test.</div>"
+            )
         return ""

@@ -6,6 +6,7 @@ change rebuilds the learner and replays the stream to the current position; the 
 replay a leaf's life on a fresh learner from snapshots taken every :data:`SNAPSHOT_EVERY`
 learned instances.  Tracing, drawing and the widgets are mixed in from the sibling modules.
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,15 +36,18 @@ def _maker(make_learner):
         return lambda **p: template.clone(**p)
     if callable(make_learner):
         return make_learner
-    raise ValueError("make_learner must be a learner (with .clone) or a callable that takes "
-                     f"the parameters as keywords and returns one; got {make_learner!r}")
+    raise ValueError(
+        "make_learner must be a learner (with .clone) or a callable that takes "
+        f"the parameters as keywords and returns one; got {make_learner!r}"
+    )
 
 
 def _check_learner(model) -> None:
     missing = [a for a in _REQUIRED if not hasattr(type(model), a)]
     if missing:
-        raise ValueError(f"{type(model).__name__} is not a workbench learner: it lacks "
-                         f"{', '.join(missing)}")
+        raise ValueError(
+            f"{type(model).__name__} is not a workbench learner: it lacks {', '.join(missing)}"
+        )
 
 
 @dataclass
@@ -54,8 +58,8 @@ class LastInstance:
     prediction: int
     proba: np.ndarray | None
     queried: bool
-    explanation: object          # explain_one after learning (for the drawing)
-    before: object | None        # explain_one before learning (single steps only)
+    explanation: object  # explain_one after learning (for the drawing)
+    before: object | None  # explain_one before learning (single steps only)
 
 
 # --------------------------------------------------------------------------- the stepper
@@ -94,17 +98,34 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
     (501, 0.001)
     """
 
-    def __init__(self, make_learner, X, y, *, params=None, k: int = 100, strategy=None,
-                 feature_names=None, class_names=None, category_names=None, title=None,
-                 max_nodes: int = 60, recent=None, window: int = 500,
-                 trace_points: int = 60):
+    def __init__(
+        self,
+        make_learner,
+        X,
+        y,
+        *,
+        params=None,
+        k: int = 100,
+        strategy=None,
+        feature_names=None,
+        class_names=None,
+        category_names=None,
+        title=None,
+        max_nodes: int = 60,
+        recent=None,
+        window: int = 500,
+        trace_points: int = 60,
+    ):
         self._make = _maker(make_learner)
         probe = self._make()
         _check_learner(probe)
         if params is None:
             known = probe.get_params() if hasattr(probe, "get_params") else {}
-            params = {name: spec for name, spec in DEFAULT_PARAMS.items()
-                      if name in known or hasattr(probe, name)}
+            params = {
+                name: spec
+                for name, spec in DEFAULT_PARAMS.items()
+                if name in known or hasattr(probe, name)
+            }
         if not isinstance(params, dict):
             raise ValueError(f"params must be a dict of name -> spec; got {params!r}")
         self.specs = {name: ParamSpec.parse(name, spec) for name, spec in params.items()}
@@ -125,30 +146,34 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         if strategy is not None and not callable(getattr(strategy, "query", None)):
             raise ValueError("strategy must have a method query(model, x) -> bool")
         self._strategy0 = strategy
-        self.feature_names = list(feature_names) if feature_names is not None \
-            else list(self.model.feature_names_)
+        self.feature_names = (
+            list(feature_names) if feature_names is not None else list(self.model.feature_names_)
+        )
         if len(self.feature_names) != X.shape[1]:
-            raise ValueError(f"feature_names has {len(self.feature_names)} names for "
-                             f"{X.shape[1]} features")
-        self.class_names = list(class_names) if class_names is not None \
-            else list(self.model.class_names_)
+            raise ValueError(
+                f"feature_names has {len(self.feature_names)} names for {X.shape[1]} features"
+            )
+        self.class_names = (
+            list(class_names) if class_names is not None else list(self.model.class_names_)
+        )
         if len(self.class_names) != self.model.n_classes_:
-            raise ValueError(f"class_names has {len(self.class_names)} names for "
-                             f"{self.model.n_classes_} classes")
+            raise ValueError(
+                f"class_names has {len(self.class_names)} names for {self.model.n_classes_} classes"
+            )
         self.category_names = dict(category_names or {})
         self.title = title
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 3:
             raise ValueError(f"max_nodes must be an integer >= 3; got {max_nodes!r}")
         self.max_nodes = max_nodes
-        if recent is not None and (isinstance(recent, bool) or not isinstance(recent, int)
-                                   or recent < 0):
+        if recent is not None and (
+            isinstance(recent, bool) or not isinstance(recent, int) or recent < 0
+        ):
             raise ValueError(f"recent must be an integer >= 0 or None; got {recent!r}")
         self.recent = recent
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be a positive integer; got {window!r}")
         self.window = window
-        if isinstance(trace_points, bool) or not isinstance(trace_points, int) \
-                or trace_points < 2:
+        if isinstance(trace_points, bool) or not isinstance(trace_points, int) or trace_points < 2:
             raise ValueError(f"trace_points must be an integer >= 2; got {trace_points!r}")
         self.trace_points = trace_points
         self.timings = {"learn_ms": 0.0, "draw_ms": 0.0, "step_ms": 0.0}
@@ -167,11 +192,12 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         try:
             model = self._make(**self.params)
         except TypeError as err:
-            raise ValueError(f"make_learner does not accept the parameters "
-                             f"{sorted(self.params)}: {err}") from err
+            raise ValueError(
+                f"make_learner does not accept the parameters {sorted(self.params)}: {err}"
+            ) from err
         _check_learner(model)
         if getattr(self, "_classes", None) is not None:
-            model.prepare(self.X, classes=self._classes)   # an empty tree that predicts
+            model.prepare(self.X, classes=self._classes)  # an empty tree that predicts
         return model
 
     def _reset_state(self) -> None:
@@ -200,12 +226,12 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         """Prequential accuracy so far (each instance predicted before it was learned)."""
         if self.t == 0:
             return math.nan
-        return float(np.mean(self.pred[:self.t] == self.y[:self.t]))
+        return float(np.mean(self.pred[: self.t] == self.y[: self.t]))
 
     @property
     def query_rate(self) -> float:
         """Fraction of the instances so far whose label was queried (1 without a strategy)."""
-        return float(self.queried[:self.t].mean()) if self.t else math.nan
+        return float(self.queried[: self.t].mean()) if self.t else math.nan
 
     def step(self, k: int = 1) -> "TreeStepper":
         """Learn the next k instances (test-then-train) and redraw once."""
@@ -223,8 +249,11 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         t1 = time.perf_counter()
         self.redraw()
         t2 = time.perf_counter()
-        self.timings = {"learn_ms": (t1 - t0) * 1e3, "draw_ms": (t2 - t1) * 1e3,
-                        "step_ms": (t2 - t0) * 1e3}
+        self.timings = {
+            "learn_ms": (t1 - t0) * 1e3,
+            "draw_ms": (t2 - t1) * 1e3,
+            "step_ms": (t2 - t0) * 1e3,
+        }
         return self
 
     def run_to(self, t: int) -> "TreeStepper":
@@ -249,8 +278,9 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         position (one kernel call)."""
         unknown = sorted(set(changes) - set(self.specs))
         if unknown:
-            raise ValueError(f"unknown parameter(s) {unknown}; this stepper controls "
-                             f"{sorted(self.specs)}")
+            raise ValueError(
+                f"unknown parameter(s) {unknown}; this stepper controls {sorted(self.specs)}"
+            )
         old = dict(self.params)
         self.params.update(changes)
         try:
@@ -268,8 +298,11 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         t1 = time.perf_counter()
         self._sync_param_widgets()
         self.redraw()
-        self.timings = {"learn_ms": (t1 - t0) * 1e3, "draw_ms": (time.perf_counter() - t1) * 1e3,
-                        "step_ms": (time.perf_counter() - t0) * 1e3}
+        self.timings = {
+            "learn_ms": (t1 - t0) * 1e3,
+            "draw_ms": (time.perf_counter() - t1) * 1e3,
+            "step_ms": (time.perf_counter() - t0) * 1e3,
+        }
         return self
 
     # ------------------------------------------------------------------ learning
@@ -287,8 +320,9 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         after = model.explain_one(x) if q else before
         if q:
             self._count_path(after)
-        self.last = LastInstance(i, x, yi, int(before.prediction),
-                                 np.asarray(before.proba), q, after, before)
+        self.last = LastInstance(
+            i, x, yi, int(before.prediction), np.asarray(before.proba), q, after, before
+        )
         leaf = int(before.leaf)
         T = model.tree
         key = (leaf, int(T.t_created[leaf]))
@@ -301,8 +335,7 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
                     trace.add(i + 1, after)
                 else:
                     trace.split_t = i + 1
-                    trace.split_test = node_test(T, leaf, self.feature_names,
-                                                 self.category_names)
+                    trace.split_test = node_test(T, leaf, self.feature_names, self.category_names)
 
     def _advance(self, a: int, b: int) -> None:
         """Test-then-train rows a..b-1 (fills pred and queried; no drawing)."""
@@ -316,8 +349,10 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             pred, queried = s.run(self.model, X, y)
             pred, queried = np.asarray(pred), np.asarray(queried, bool)
             if pred.shape != (b - a,) or queried.shape != (b - a,):
-                raise ValueError(f"strategy.run must return predictions and a queried mask of "
-                                 f"length {b - a}; got shapes {pred.shape}, {queried.shape}")
+                raise ValueError(
+                    f"strategy.run must return predictions and a queried mask of "
+                    f"length {b - a}; got shapes {pred.shape}, {queried.shape}"
+                )
             self.pred[a:b] = pred
             self.queried[a:b] = queried
         else:  # slow path: one Python call per instance (strategies without a kernel)
@@ -342,16 +377,21 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         x = self.X[i]
         after = model.explain_one(x)
         # the probabilities behind the prediction were not kept (one kernel call for all)
-        self.last = LastInstance(i, x, int(self.y[i]), int(self.pred[i]), None,
-                                 bool(self.queried[i]), after, None)
+        self.last = LastInstance(
+            i, x, int(self.y[i]), int(self.pred[i]), None, bool(self.queried[i]), after, None
+        )
         self._traces = {}
         self._recount()
         leaf = int(after.leaf)
         split_on_path = [int(s["node"]) for s in after.path if T.t_split[s["node"]] > m_from]
         if split_on_path:
             leaf = max(split_on_path, key=lambda u: (int(T.t_split[u]), int(T.depth[u])))
-        elif self.queried[i] and leaf != model.root and T.t_created[leaf] == model.n_seen \
-                and T.parent[leaf] >= 0:
+        elif (
+            self.queried[i]
+            and leaf != model.root
+            and T.t_created[leaf] == model.n_seen
+            and T.parent[leaf] >= 0
+        ):
             # the last instance split the leaf it reached: follow that leaf
             leaf = int(T.parent[leaf])
         self._focus = (leaf, int(T.t_created[leaf]))
@@ -360,7 +400,7 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         """Stream positions of the instances the model learned so far, or None if all."""
         if self.strategy is None:
             return None
-        return np.flatnonzero(self.queried[:self.t])
+        return np.flatnonzero(self.queried[: self.t])
 
     def _stream_time(self, m: int, learned=None) -> int:
         """Model time m (instances learned) -> stream time (instances seen)."""
@@ -372,8 +412,9 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
 
     def _recount(self) -> None:
         from ..dot import node_counts
+
         learned = self._learned()
-        X = self.X[:self.t] if learned is None else self.X[learned]
+        X = self.X[: self.t] if learned is None else self.X[learned]
         times = np.arange(1, X.shape[0] + 1)
         self._counts = node_counts(self.model, X, times)
 
@@ -381,11 +422,12 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         T = self.model.tree
         size = T.kind.shape[0]
         if self._counts.shape[0] < size:
-            self._counts = np.concatenate([self._counts,
-                                           np.zeros(size - self._counts.shape[0], np.int64)])
+            self._counts = np.concatenate(
+                [self._counts, np.zeros(size - self._counts.shape[0], np.int64)]
+            )
         now = self.model.n_seen
         for node in [s["node"] for s in ex.path] + [ex.leaf]:
-            if T.t_created[node] >= now:   # made by this very instance
+            if T.t_created[node] >= now:  # made by this very instance
                 self._counts[node] = 0
             else:
                 self._counts[node] += 1

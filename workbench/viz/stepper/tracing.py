@@ -1,5 +1,6 @@
 """Tracing: the split-deciding quantity of a leaf over its life (:class:`SplitTrace`), kept up to
 date by single steps and rebuilt by replaying the leaf's life when first needed."""
+
 from __future__ import annotations
 
 import math
@@ -15,8 +16,9 @@ from ...core.state import LEAF
 @dataclass
 class SplitTrace:
     """The split-deciding quantity of one leaf over its life (stream time on the x axis)."""
+
     leaf: int
-    created: int                   # stream time the leaf was made
+    created: int  # stream time the leaf was made
     t: list = field(default_factory=list)
     quantity: list = field(default_factory=list)
     threshold: list = field(default_factory=list)
@@ -24,7 +26,7 @@ class SplitTrace:
     will_split: list = field(default_factory=list)
     quantity_label: str = "quantity"
     threshold_label: str = "threshold"
-    split_t: int = -1              # stream time of the split, -1 while it is a leaf
+    split_t: int = -1  # stream time of the split, -1 while it is a leaf
     split_test: str = ""
 
     def add(self, t: int, ex) -> None:
@@ -92,8 +94,8 @@ class _Tracing:
         model = self.model
         T = model.tree
         learned = self._learned()
-        Xl = self.X[:self.t] if learned is None else self.X[learned]
-        yl = self.y[:self.t] if learned is None else self.y[learned]
+        Xl = self.X[: self.t] if learned is None else self.X[learned]
+        yl = self.y[: self.t] if learned is None else self.y[learned]
         trace = SplitTrace(leaf, self._stream_time(created, learned))
         split_m = int(T.t_split[leaf]) if T.kind[leaf] != LEAF else -1
         m_end = split_m if split_m >= 0 else model.n_seen
@@ -104,7 +106,7 @@ class _Tracing:
             trace.split_t = self._stream_time(split_m, learned)
             trace.split_test = node_test(T, leaf, self.feature_names, self.category_names)
             if hits.size and hits[-1] == split_m - 1:
-                hits = hits[:-1]       # after learning this one the leaf is gone
+                hits = hits[:-1]  # after learning this one the leaf is gone
         if hits.size > self.trace_points:
             # two thirds spread over the leaf's life, a third over its last quarter, where
             # a crossing that led to a split (or is about to) happens
@@ -119,7 +121,7 @@ class _Tracing:
         cur = created
         for h in hits:
             h = int(h)
-            fresh.partial_fit(Xl[cur:h + 1], yl[cur:h + 1])
+            fresh.partial_fit(Xl[cur : h + 1], yl[cur : h + 1])
             cur = h + 1
             trace.add(self._stream_time(h + 1, learned), fresh.explain_one(Xl[h]))
         return trace

@@ -1,5 +1,6 @@
 """Widgets: the ipywidgets panel of a stepper, its parameter controls, the step / play controls
 shared by several steppers (:class:`Controls`) and the side-by-side view (:class:`Compare`)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -15,22 +16,34 @@ from ..view import tree_widget
 from .drawing import _fmt_int
 
 #: speed label -> (instances per tick, seconds per tick)
-SPEEDS = {"1 / s": (1, 1.0), "2 / s": (1, 0.5), "5 / s": (1, 0.2), "10 / s": (1, 0.1),
-          "50 / s": (5, 0.1), "100 / s": (10, 0.1), "1,000 / s": (100, 0.1),
-          "10,000 / s": (1000, 0.1)}
+SPEEDS = {
+    "1 / s": (1, 1.0),
+    "2 / s": (1, 0.5),
+    "5 / s": (1, 0.2),
+    "10 / s": (1, 0.1),
+    "50 / s": (5, 0.1),
+    "100 / s": (10, 0.1),
+    "1,000 / s": (100, 0.1),
+    "10,000 / s": (1000, 0.1),
+}
 
 #: the parameter controls a stepper shows when none are declared (those the learner has)
-DEFAULT_PARAMS = {"delta": (1e-10, 1e-1, "log"), "tau": (0.0, 0.2),
-                  "grace_period": (10, 500), "criterion": ["info_gain", "gini"],
-                  "leaf_prediction": ["nba", "mc", "nb"]}
+DEFAULT_PARAMS = {
+    "delta": (1e-10, 1e-1, "log"),
+    "tau": (0.0, 0.2),
+    "grace_period": (10, 500),
+    "criterion": ["info_gain", "gini"],
+    "leaf_prediction": ["nba", "mc", "nb"],
+}
 
 
 # --------------------------------------------------------------------------- parameters
 @dataclass
 class ParamSpec:
     """One parameter control: a numeric range (linear or log) or a list of choices."""
+
     name: str
-    kind: str                  # "log", "float", "int", "choice", "bool"
+    kind: str  # "log", "float", "int", "choice", "bool"
     low: float = 0.0
     high: float = 1.0
     step: float | None = None
@@ -51,27 +64,37 @@ class ParamSpec:
         if isinstance(spec, tuple) and len(spec) in (2, 3):
             lo, hi = spec[0], spec[1]
             third = spec[2] if len(spec) == 3 else None
-            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and
-                       math.isfinite(v) for v in (lo, hi)):
-                raise ValueError(f"parameter {name!r}: range bounds must be finite numbers; "
-                                 f"got {spec!r}")
+            if not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in (lo, hi)
+            ):
+                raise ValueError(
+                    f"parameter {name!r}: range bounds must be finite numbers; got {spec!r}"
+                )
             if not lo < hi:
                 raise ValueError(f"parameter {name!r}: low must be below high; got {spec!r}")
             if third == "log":
                 if lo <= 0:
-                    raise ValueError(f"parameter {name!r}: a log range needs low > 0; got "
-                                     f"{spec!r}")
+                    raise ValueError(f"parameter {name!r}: a log range needs low > 0; got {spec!r}")
                 return cls(name, "log", float(lo), float(hi))
             if third is not None and not (isinstance(third, (int, float)) and third > 0):
-                raise ValueError(f"parameter {name!r}: the third entry must be 'log' or a "
-                                 f"positive step; got {third!r}")
-            if isinstance(lo, int) and isinstance(hi, int) and (third is None or
-                                                                isinstance(third, int)):
+                raise ValueError(
+                    f"parameter {name!r}: the third entry must be 'log' or a "
+                    f"positive step; got {third!r}"
+                )
+            if (
+                isinstance(lo, int)
+                and isinstance(hi, int)
+                and (third is None or isinstance(third, int))
+            ):
                 return cls(name, "int", lo, hi, third or 1)
-            return cls(name, "float", float(lo), float(hi),
-                       float(third) if third else (hi - lo) / 200)
-        raise ValueError(f"parameter {name!r}: expected (low, high), (low, high, 'log'), "
-                         f"(low, high, step) or a list of choices; got {spec!r}")
+            return cls(
+                name, "float", float(lo), float(hi), float(third) if third else (hi - lo) / 200
+            )
+        raise ValueError(
+            f"parameter {name!r}: expected (low, high), (low, high, 'log'), "
+            f"(low, high, step) or a list of choices; got {spec!r}"
+        )
 
     def widget(self, value):
         style = {"description_width": "initial"}
@@ -80,25 +103,54 @@ class ParamSpec:
             options = list(self.choices)
             if value not in options:
                 options.append(value)
-            return widgets.Dropdown(options=options, value=value, description=self.name,
-                                    style=style, layout=widgets.Layout(width="210px"))
+            return widgets.Dropdown(
+                options=options,
+                value=value,
+                description=self.name,
+                style=style,
+                layout=widgets.Layout(width="210px"),
+            )
         if self.kind == "bool":
             return widgets.Checkbox(value=bool(value), description=self.name, style=style)
         if self.kind == "log":
             lo, hi = math.log10(self.low), math.log10(self.high)
             v = math.log10(value) if value and value > 0 else lo
             lo, hi = min(lo, v), max(hi, v)
-            return widgets.FloatLogSlider(value=value, base=10, min=lo, max=hi, step=0.25,
-                                          description=self.name, readout_format=".1e",
-                                          continuous_update=False, style=style, layout=lay)
+            return widgets.FloatLogSlider(
+                value=value,
+                base=10,
+                min=lo,
+                max=hi,
+                step=0.25,
+                description=self.name,
+                readout_format=".1e",
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            )
         lo, hi = min(self.low, value), max(self.high, value)
         if self.kind == "int":
-            return widgets.IntSlider(value=int(value), min=int(lo), max=int(hi),
-                                     step=int(self.step or 1), description=self.name,
-                                     continuous_update=False, style=style, layout=lay)
-        return widgets.FloatSlider(value=float(value), min=lo, max=hi, step=self.step,
-                                   description=self.name, readout_format=".3g",
-                                   continuous_update=False, style=style, layout=lay)
+            return widgets.IntSlider(
+                value=int(value),
+                min=int(lo),
+                max=int(hi),
+                step=int(self.step or 1),
+                description=self.name,
+                continuous_update=False,
+                style=style,
+                layout=lay,
+            )
+        return widgets.FloatSlider(
+            value=float(value),
+            min=lo,
+            max=hi,
+            step=self.step,
+            description=self.name,
+            readout_format=".3g",
+            continuous_update=False,
+            style=style,
+            layout=lay,
+        )
 
     def default(self):
         if self.kind == "choice":
@@ -144,12 +196,15 @@ class _Widgets:
             w.add_class(f"wb-param-{name}")
             w.observe(self._on_param, names="value")
             param_widgets[name] = w
-        params_box = widgets.HBox(list(param_widgets.values()),
-                                  layout=widgets.Layout(flex_flow="row wrap"))
-        side = widgets.VBox([instance, acc, split, caption],
-                            layout=widgets.Layout(width="400px", min_width="400px"))
-        tree_box = widgets.Box([tree], layout=widgets.Layout(flex="1 1 auto", min_width="0",
-                                                             overflow="auto"))
+        params_box = widgets.HBox(
+            list(param_widgets.values()), layout=widgets.Layout(flex_flow="row wrap")
+        )
+        side = widgets.VBox(
+            [instance, acc, split, caption], layout=widgets.Layout(width="400px", min_width="400px")
+        )
+        tree_box = widgets.Box(
+            [tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
+        )
         if layout == "wide":
             body = widgets.HBox([tree_box, side], layout=widgets.Layout(width="100%"))
         else:
@@ -160,9 +215,17 @@ class _Widgets:
         rows += [params_box, body, status]
         panel = widgets.VBox(rows, layout=widgets.Layout(flex="1 1 0", min_width="0"))
         panel.add_class("wb-stepper")
-        self._ui = {"panel": panel, "title": title, "tree": tree, "instance": instance,
-                    "acc": acc, "split": split, "caption": caption, "status": status,
-                    "params": param_widgets}
+        self._ui = {
+            "panel": panel,
+            "title": title,
+            "tree": tree,
+            "instance": instance,
+            "acc": acc,
+            "split": split,
+            "caption": caption,
+            "status": status,
+            "params": param_widgets,
+        }
         self._controls = controls
 
     def _on_param(self, change) -> None:
@@ -200,9 +263,11 @@ class _Widgets:
         ui["split"].value = self.split_svg()
         ui["caption"].value = self.split_caption()
         tm = self.timings
-        ui["status"].value = (f"<span class='wb-muted' style='font-size:11px'>t = "
-                              f"{_fmt_int(self.t)} / {_fmt_int(self.n)} · last action: learn "
-                              f"{tm['learn_ms']:.1f} ms, draw {tm['draw_ms']:.1f} ms</span>")
+        ui["status"].value = (
+            f"<span class='wb-muted' style='font-size:11px'>t = "
+            f"{_fmt_int(self.t)} / {_fmt_int(self.n)} · last action: learn "
+            f"{tm['learn_ms']:.1f} ms, draw {tm['draw_ms']:.1f} ms</span>"
+        )
         # last: the browser applies updates in order, so once the readout (data-t) shows the
         # new position, the charts already do
         ui["instance"].value = self.instance_html()
@@ -220,40 +285,75 @@ class Controls:
     def __init__(self, targets, k: int | None = None):
         self.targets = list(targets)
         k = k if k is not None else self.targets[0].k
-        self.step1 = widgets.Button(description="step 1", icon="step-forward",
-                                    tooltip="learn the next instance",
-                                    layout=widgets.Layout(width="90px"))
-        self.stepk = widgets.Button(description=f"step {k:,}", icon="fast-forward",
-                                    tooltip="learn the next k instances",
-                                    layout=widgets.Layout(width="120px"))
-        self.k_box = widgets.BoundedIntText(value=k, min=1, max=self.targets[0].n,
-                                            description="k", style={"description_width": "15px"},
-                                            layout=widgets.Layout(width="110px"))
-        self.reset_button = widgets.Button(description="reset", icon="undo",
-                                           tooltip="back to the start with a fresh learner",
-                                           layout=widgets.Layout(width="80px"))
-        self.play_button = widgets.ToggleButton(value=False, description="play", icon="play",
-                                                tooltip="step continuously at the chosen speed",
-                                                layout=widgets.Layout(width="85px"))
-        self.speed = widgets.SelectionSlider(options=list(SPEEDS), value="10 / s",
-                                             description="speed", continuous_update=False,
-                                             style={"description_width": "40px"},
-                                             layout=widgets.Layout(width="230px"))
+        self.step1 = widgets.Button(
+            description="step 1",
+            icon="step-forward",
+            tooltip="learn the next instance",
+            layout=widgets.Layout(width="90px"),
+        )
+        self.stepk = widgets.Button(
+            description=f"step {k:,}",
+            icon="fast-forward",
+            tooltip="learn the next k instances",
+            layout=widgets.Layout(width="120px"),
+        )
+        self.k_box = widgets.BoundedIntText(
+            value=k,
+            min=1,
+            max=self.targets[0].n,
+            description="k",
+            style={"description_width": "15px"},
+            layout=widgets.Layout(width="110px"),
+        )
+        self.reset_button = widgets.Button(
+            description="reset",
+            icon="undo",
+            tooltip="back to the start with a fresh learner",
+            layout=widgets.Layout(width="80px"),
+        )
+        self.play_button = widgets.ToggleButton(
+            value=False,
+            description="play",
+            icon="play",
+            tooltip="step continuously at the chosen speed",
+            layout=widgets.Layout(width="85px"),
+        )
+        self.speed = widgets.SelectionSlider(
+            options=list(SPEEDS),
+            value="10 / s",
+            description="speed",
+            continuous_update=False,
+            style={"description_width": "40px"},
+            layout=widgets.Layout(width="230px"),
+        )
         self.position = widgets.HTML()
-        for w, css in ((self.step1, "wb-step1"), (self.stepk, "wb-stepk"),
-                       (self.reset_button, "wb-reset"), (self.play_button, "wb-play"),
-                       (self.speed, "wb-speed"), (self.k_box, "wb-k"),
-                       (self.position, "wb-position")):
+        for w, css in (
+            (self.step1, "wb-step1"),
+            (self.stepk, "wb-stepk"),
+            (self.reset_button, "wb-reset"),
+            (self.play_button, "wb-play"),
+            (self.speed, "wb-speed"),
+            (self.k_box, "wb-k"),
+            (self.position, "wb-position"),
+        ):
             w.add_class(css)
         self.step1.on_click(lambda _: self.step(1))
         self.stepk.on_click(lambda _: self.step(self.k_box.value))
         self.reset_button.on_click(lambda _: self.reset())
         self.k_box.observe(self._on_k, names="value")
         self.play_button.observe(self._on_play, names="value")
-        self.bar = widgets.HBox([self.step1, self.stepk, self.k_box, self.reset_button,
-                                 self.play_button, self.speed, self.position],
-                                layout=widgets.Layout(flex_flow="row wrap",
-                                                      align_items="center"))
+        self.bar = widgets.HBox(
+            [
+                self.step1,
+                self.stepk,
+                self.k_box,
+                self.reset_button,
+                self.play_button,
+                self.speed,
+                self.position,
+            ],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
         self.bar.add_class("wb-controls")
         self._task = None
         self._running = False
@@ -285,8 +385,10 @@ class Controls:
         self.step1.disabled = self.stepk.disabled = done
         ts = {s.t for s in self.targets}
         t = min(ts)
-        self.position.value = (f"<span class='wb-pos' data-t='{t}'>&nbsp;t = <b>{t:,}</b> of "
-                               f"{self.targets[0].n:,}{' (end)' if done else ''}</span>")
+        self.position.value = (
+            f"<span class='wb-pos' data-t='{t}'>&nbsp;t = <b>{t:,}</b> of "
+            f"{self.targets[0].n:,}{' (end)' if done else ''}</span>"
+        )
         if done and self.play_button.value:
             self.play_button.value = False
 
@@ -297,7 +399,7 @@ class Controls:
         if change.new and not self._running:
             try:
                 loop = asyncio.get_running_loop()
-            except RuntimeError:   # no event loop (plain Python): nothing to drive the ticks
+            except RuntimeError:  # no event loop (plain Python): nothing to drive the ticks
                 self.play_button.value = False
                 return
             self._task = loop.create_task(self.play())
@@ -310,8 +412,11 @@ class Controls:
         if ticks is not None:
             self.play_button.value = True
         try:
-            while self.play_button.value and not all(s.done for s in self.targets) and \
-                    (ticks is None or done < ticks):
+            while (
+                self.play_button.value
+                and not all(s.done for s in self.targets)
+                and (ticks is None or done < ticks)
+            ):
                 k, pause = SPEEDS[self.speed.value]
                 start = time.perf_counter()
                 try:
@@ -342,13 +447,14 @@ class Compare:
             raise ValueError("compare takes TreeStepper objects")
         first = steppers[0]
         for s in steppers[1:]:
-            if s.n != first.n or not (np.array_equal(s.y, first.y) and
-                                      np.array_equal(s.X, first.X, equal_nan=True)):
+            if s.n != first.n or not (
+                np.array_equal(s.y, first.y) and np.array_equal(s.X, first.X, equal_nan=True)
+            ):
                 raise ValueError("the steppers must run on the same stream (X, y)")
         if len({id(s) for s in steppers}) != len(steppers):
             raise ValueError("the same stepper appears twice")
         t = max(s.t for s in steppers)
-        for s in steppers:      # line them up
+        for s in steppers:  # line them up
             if s.t < t:
                 s.step(t - s.t)
         self.steppers = steppers
@@ -371,8 +477,9 @@ class Compare:
     def widget(self):
         if self._box is None:
             panels = [s.panel(self.controls, layout="tall") for s in self.steppers]
-            self._box = widgets.VBox([self.controls.bar,
-                                      widgets.HBox(panels, layout=widgets.Layout(width="100%"))])
+            self._box = widgets.VBox(
+                [self.controls.bar, widgets.HBox(panels, layout=widgets.Layout(width="100%"))]
+            )
             self._box.add_class("wb-compare")
             self.controls.refresh()
         return self._box
