@@ -17,12 +17,7 @@ import workbench
 MODULES = sorted(m.name for m in pkgutil.walk_packages(workbench.__path__, "workbench."))
 
 # module -> why its examples do not run (each entry is an expected failure, strict)
-NOT_RUNNABLE = {
-    "workbench.viz.stepper": "the TreeStepper example writes `s.step(); s.step(500); s.t` and "
-    "`s.set_params(...); ...`: step() and set_params() return the stepper, "
-    "so the expected output lacks their reprs (viz/stepper.py is being "
-    "split in issue 11's other branch; fix the example there)",
-}
+NOT_RUNNABLE: dict[str, str] = {}
 
 
 def test_every_module_is_collected():

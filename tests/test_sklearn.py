@@ -189,3 +189,16 @@ def test_sparse_and_complex_input_are_refused():
         HoeffdingTree().fit(sparse.csr_matrix(np.eye(3)), [0, 1, 0])
     with pytest.raises(ValueError, match="Complex data not supported"):
         HoeffdingTree().fit(np.eye(2) * 1j, [0, 1])
+
+
+def test_results_come_back_as_tables():
+    X, y = streams.sea(5_000, seed=10)
+    res = evaluate.prequential(HoeffdingTree(3, 2), X, y, n_points=50)
+    df = res.to_frame()
+    assert list(df.columns) == ["t", "accuracy", "window_accuracy", "n_leaves"]
+    assert len(df) == len(res.t) and df["t"].iloc[-1] == 5_000
+    assert df["accuracy"].iloc[-1] == pytest.approx(res.accuracy)
+    ho = evaluate.holdout(
+        HoeffdingTree(3, 2), X[:4_000], y[:4_000], X[4_000:], y[4_000:], every=1_000
+    )
+    assert ho.to_frame()["t"].tolist() == [1_000, 2_000, 3_000, 4_000]

@@ -43,6 +43,21 @@ class PrequentialResult:
     n_drifts: int = 0
     n_warnings: int = 0
 
+    def to_frame(self):
+        """The curves as a ``pandas.DataFrame``, one row per sampled instance count ``t``:
+        accuracy so far, accuracy over the window, leaves, and (ACTIVE) the query rate."""
+        import pandas as pd
+
+        table = {
+            "t": self.t,
+            "accuracy": self.curve,
+            "window_accuracy": self.window_curve,
+            "n_leaves": self.n_leaves,
+        }
+        if self.query_rate_curve is not None:
+            table["query_rate"] = self.query_rate_curve
+        return pd.DataFrame(table)
+
     @property
     def query_rate(self) -> float:
         """Fraction of the stream whose label was asked for (1 in the FULL setting)."""
@@ -240,6 +255,12 @@ class HoldoutResult:
     @property
     def final_accuracy(self) -> float:
         return float(self.accuracy[-1])
+
+    def to_frame(self):
+        """The holdout curve as a ``pandas.DataFrame``: t, accuracy, n_leaves."""
+        import pandas as pd
+
+        return pd.DataFrame({"t": self.t, "accuracy": self.accuracy, "n_leaves": self.n_leaves})
 
 
 def holdout(model, X_train, y_train, X_test, y_test, *, every: int = 1000) -> HoldoutResult:

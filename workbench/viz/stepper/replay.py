@@ -92,9 +92,9 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
     >>> from workbench import learners, streams, viz
     >>> X, y = streams.sea(2000, seed=1)
     >>> s = viz.TreeStepper(lambda **p: learners.HoeffdingTree(3, 2, **p), X, y)
-    >>> s.step(); s.step(500); s.t
+    >>> s.step().step(500).t
     501
-    >>> s.set_params(delta=1e-3); s.t, s.model.delta
+    >>> s.set_params(delta=1e-3).t, s.model.delta
     (501, 0.001)
     """
 
