@@ -202,3 +202,16 @@ def test_results_come_back_as_tables():
         HoeffdingTree(3, 2), X[:4_000], y[:4_000], X[4_000:], y[4_000:], every=1_000
     )
     assert ho.to_frame()["t"].tolist() == [1_000, 2_000, 3_000, 4_000]
+
+
+def test_reset_keeps_classes_and_columns_and_reads_new_parameters():
+    rng = np.random.default_rng(11)
+    df = pd.DataFrame({"colour": rng.choice(["red", "blue"], 600), "x": rng.uniform(size=600)})
+    y = np.where(df["colour"] == "red", "yes", "no")
+    m = HoeffdingTree(grace_period=50).fit(df, y)
+    assert m.n_leaves > 1
+    m.set_params(grace_period=10**9).reset()
+    assert m.n_leaves == 1 and m.n_seen == 0 and m.classes_.tolist() == ["no", "yes"]
+    assert m.categories_ == {0: ["blue", "red"]} and m.feature_names_in_.tolist() == ["colour", "x"]
+    m.partial_fit(df, y)
+    assert m.n_leaves == 1  # the new grace period holds

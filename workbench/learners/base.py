@@ -521,14 +521,14 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def reset(self):
         """Forget everything learned (parameters, classes and feature names stay)."""
-        if self._is_set_up():
-            self._p = (
-                self._validated(self.n_features_in_, self.n_classes_)
-                if not self.categories_
-                else self._p
+        if self._is_set_up():  # the same set-up again, with the parameters as they are now
+            names = getattr(self, "feature_names_in_", None)
+            self._setup(
+                self.n_features_in_,
+                self.classes_,
+                feature_names_in=names,
+                categories=self.categories_,
             )
-            self._config = self._make_config()
-            self._new_tree()
         return self
 
     # ------------------------------------------------------------------ validation
