@@ -8,7 +8,6 @@ calls back into Python per instance, and the arrays never move while a kernel ru
 
 :func:`run_stream` is the one per-instance loop; its steps live in :mod:`workbench.core.steps`.
 """
-
 from __future__ import annotations
 
 import numpy as np
@@ -16,36 +15,19 @@ from numba import njit
 
 from .params import LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_UPDATE, UPDATE_PATH
 from .routing import route, route_inline, walk
-from .split import (
-    alloc_node,
-    alloc_slot,
-    init_leaf,
-    kill_subtree,
-    reevaluate,
-    replace_split,
-    reset_tree,
-)
+from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
+                    reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (
-    attempt_split,
-    detect_drift,
-    due_for_split,
-    leaf_predict,
-    learn_along_path,
-    observe,
-    prune_and_refill,
-    query_label,
-    reevaluate_along_path,
-    sample_leaves,
-    score_predictors,
-)
+from .steps import (attempt_split, detect_drift, due_for_split, leaf_predict, learn_along_path,
+                    observe, prune_and_refill, query_label, reevaluate_along_path,
+                    sample_leaves, score_predictors)
 
 # slots of the ``control`` vector of run_stream
-A_CODE = 0  # strategy code (workbench.active), -1: every label is used (FULL)
-A_BUDGET = 1  # B: the query rate may not exceed it
-A_DDM = 2  # 0: no drift detection, 1: DDM on every labelled instance, 2: only on the
-#    random sub-stream (Split strategies)
-A_DDM_MIN = 3  # DDM's minimum number of instances
+A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
+A_BUDGET = 1      # B: the query rate may not exceed it
+A_DDM = 2         # 0: no drift detection, 1: DDM on every labelled instance, 2: only on the
+                  #    random sub-stream (Split strategies)
+A_DDM_MIN = 3     # DDM's minimum number of instances
 A_DDM_STRICT = 4  # 1: MOA's strict comparisons
 N_ACTIVE = 5
 N_SPARAMS_MAX = 4
@@ -63,27 +45,8 @@ def init_root(T):
 
 
 @njit(cache=True, error_model="numpy")
-def run_stream(
-    T,
-    C,
-    X,
-    y,
-    start,
-    learn,
-    pred,
-    proba,
-    leaves,
-    every,
-    control,
-    sparams,
-    sstate,
-    rng,
-    ddm,
-    counters,
-    queried,
-    path,
-    tree,
-):
+def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
+               rng, ddm, counters, queried, path, tree):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -166,19 +129,16 @@ def run_stream(
         ddm_min = int(control[A_DDM_MIN])
         ddm_strict = control[A_DDM_STRICT] > 0
         predicting = True
-    need_probs = want_proba or code >= 0  # class probabilities, not only the argmax
-    countdown = every - start % every  # rows until the next leaves sample
+    need_probs = want_proba or code >= 0     # class probabilities, not only the argmax
+    countdown = every - start % every        # rows until the next leaves sample
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
-        if learn and (
-            n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch
-            or s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1
-        ):
-            return i  # no room for a split or a new statistics slot: grow first
+        if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
+                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
+            return i     # no room for a split or a new statistics slot: grow first
         # ---- route
-        leaf, _depth = route_inline(
-            kind, feature, threshold, children, n_children, class_counts, root, X, i, False, None
-        )
+        leaf, _depth = route_inline(kind, feature, threshold, children, n_children,
+                                    class_counts, root, X, i, False, None)
         # ---- predict (and score the predictors where the row is learned)
         p = 0
         mc_pred = 0
@@ -189,27 +149,11 @@ def run_stream(
             # learning routes an unseen nominal code to its own, still empty branch, whose
             # predictors are the ones scored
             for rep in range(2):
-                p_rep, mc_pred, nb_pred = leaf_predict(
-                    class_counts,
-                    stats_slot,
-                    mc_correct,
-                    nb_correct,
-                    g_w,
-                    g_mean,
-                    g_m2,
-                    nom,
-                    nom_w,
-                    nom_index,
-                    nom_card,
-                    leaf,
-                    X,
-                    i,
-                    mode,
-                    nb_threshold,
-                    need_probs and rep == 0,
-                    out,
-                    buf,
-                )
+                p_rep, mc_pred, nb_pred = leaf_predict(class_counts, stats_slot, mc_correct,
+                                                       nb_correct, g_w, g_mean, g_m2, nom,
+                                                       nom_w, nom_index, nom_card, leaf, X, i,
+                                                       mode, nb_threshold, need_probs and rep == 0,
+                                                       out, buf)
                 if rep == 0:
                     p = p_rep
                     conf = out[p]
@@ -220,33 +164,20 @@ def run_stream(
                             proba[i, k] = out[k]
                 if not (learn and has_nominal):
                     break
-                leaf_l, _depth = route(
-                    kind,
-                    feature,
-                    threshold,
-                    children,
-                    n_children,
-                    class_counts,
-                    root,
-                    X,
-                    i,
-                    True,
-                    None,
-                )
+                leaf_l, _depth = route(kind, feature, threshold, children, n_children,
+                                       class_counts, root, X, i, True, None)
                 if leaf_l == leaf:
                     break
                 leaf = leaf_l
         if not learn:
             continue
         if has_nominal and not predicting:
-            leaf, _depth = route(
-                kind, feature, threshold, children, n_children, class_counts, root, X, i, True, None
-            )
+            leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
+                                 root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
-            labelled, from_random = query_label(
-                class_counts, code, budget, counters, sparams, sstate, rng, leaf, conf
-            )
+            labelled, from_random = query_label(class_counts, code, budget, counters, sparams,
+                                                sstate, rng, leaf, conf)
             if not labelled:
                 if want_leaves:
                     countdown = sample_leaves(meta, leaves, countdown, every, i)
@@ -256,59 +187,31 @@ def run_stream(
             if ddm_mode == 1 or (ddm_mode == 2 and from_random):
                 if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min, ddm_strict):
                     reset_tree(T, root)
-                    leaf, _depth = route(
-                        kind,
-                        feature,
-                        threshold,
-                        children,
-                        n_children,
-                        class_counts,
-                        root,
-                        X,
-                        i,
-                        True,
-                        None,
-                    )
+                    leaf, _depth = route(kind, feature, threshold, children, n_children,
+                                         class_counts, root, X, i, True, None)
                     mc_pred = -1
                     nb_pred = -1
         # ---- learn: along the path (HATT), then at the leaf
         c = y[i]
         meta[M_T] += 1
-        if path is not None:  # (pruned by numba for leaf-only learners)
-            _leaf, length = route(
-                kind, feature, threshold, children, n_children, class_counts, root, X, i, True, path
-            )
-            learn_along_path(
-                path,
-                length,
-                class_counts,
-                stats_slot,
-                nom_index,
-                nom,
-                nom_w,
-                g_w,
-                g_mean,
-                g_m2,
-                g_min,
-                g_max,
-                X,
-                i,
-                c,
-            )
+        if path is not None:   # (pruned by numba for leaf-only learners)
+            _leaf, length = route(kind, feature, threshold, children, n_children, class_counts,
+                                  root, X, i, True, path)
+            learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w,
+                             g_mean, g_m2, g_min, g_max, X, i, c)
         score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
         class_counts[leaf, c] += 1.0
         due = False
         if active[leaf] == 1:
             if stats_slot[leaf] < 0:
                 stats_slot[leaf] = alloc_slot(T)
-            observe(
-                nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, stats_slot[leaf], X, i, c
-            )
+            observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, stats_slot[leaf], X,
+                    i, c)
             due = due_for_split(class_counts, last_eval, leaf, grace)
         # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
         if path is not None:
             if reevaluate_along_path(T, C, path, length, merits, cuts, post):
-                due = False  # the tree changed above this leaf: no attempt for this row
+                due = False    # the tree changed above this leaf: no attempt for this row
         if due:
             attempt_split(T, C, leaf, merits, cuts, post)
         if want_leaves:
@@ -338,45 +241,29 @@ def _path(T, C):
 
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
-    return run_stream(
-        T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(), _path(T, C), tree
-    )
+    return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
+                      _path(T, C), tree)
 
 
-def prequential(
-    T,
-    C,
-    X,
-    y,
-    start,
-    pred,
-    leaves,
-    every,
-    control=None,
-    sparams=None,
-    sstate=None,
-    rng=None,
-    ddm=None,
-    counters=None,
-    queried=None,
-    tree=0,
-):
+def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
+                sstate=None, rng=None, ddm=None, counters=None, queried=None, tree=0):
     """Test-then-train rows ``start..``: ``pred[i]`` is predicted before row i is learned
     (FULL setting; with the ``active`` arguments, the ACTIVE setting)."""
     extras = _full_extras()
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
-    return run_stream(
-        T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras, _path(T, C), tree
-    )
+    return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
+                      _path(T, C), tree)
 
 
 def predict(T, C, X, pred, tree=0):
-    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None, tree)
+    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
+               tree)
 
 
 def predict_proba(T, C, X, proba, tree=0):
-    run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None, tree)
+    run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
+               tree)
 
 
 @njit(cache=True)
@@ -388,16 +275,12 @@ def apply_batch(T, X, out):
 
 # structural edits callable from Python (tests, notebooks, the stepper); the kernels call the
 # functions of workbench.core.split directly
-EDIT_KILL = 0  # the node becomes a leaf; its subtree and statistics are dropped
+EDIT_KILL = 0             # the node becomes a leaf; its subtree and statistics are dropped
 EDIT_KILL_KEEP_STATS = 1  # the same, but the node keeps its statistics (HATT)
-EDIT_REPLACE = 2  # the node splits on (feature, cut) instead, with new leaves (HATT)
-EDIT_REEVALUATE = 3  # run the node's re-evaluation rule and do what it says
-EDIT_NAMES = {
-    "kill": EDIT_KILL,
-    "kill_keep_stats": EDIT_KILL_KEEP_STATS,
-    "replace": EDIT_REPLACE,
-    "reevaluate": EDIT_REEVALUATE,
-}
+EDIT_REPLACE = 2          # the node splits on (feature, cut) instead, with new leaves (HATT)
+EDIT_REEVALUATE = 3       # run the node's re-evaluation rule and do what it says
+EDIT_NAMES = {"kill": EDIT_KILL, "kill_keep_stats": EDIT_KILL_KEEP_STATS,
+              "replace": EDIT_REPLACE, "reevaluate": EDIT_REEVALUATE}
 
 
 @njit(cache=True)
@@ -421,10 +304,8 @@ def edit(T, C, op, node, feature=-1, cut=np.nan):
     if op == EDIT_REEVALUATE and T.kind[node] == 0:
         raise ValueError(f"node {node} is a leaf: only inner nodes are re-evaluated")
     if op in (EDIT_REPLACE, EDIT_REEVALUATE) and T.stats_slot[node] < 0:
-        raise ValueError(
-            f"node {node} keeps no statistics to split on (only path-update "
-            "learners keep them at inner nodes)"
-        )
+        raise ValueError(f"node {node} keeps no statistics to split on (only path-update "
+                         "learners keep them at inner nodes)")
     if op == EDIT_REPLACE and not 0 <= feature < C.nom_index.shape[0]:
         raise ValueError(f"feature {feature} is not a column of this tree")
     return int(_edit(T, C, op, node, feature, float(cut)))

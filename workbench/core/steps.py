@@ -41,7 +41,6 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
 
 Ties between classes go to the lowest class index, as in MOA.
 """
-
 from __future__ import annotations
 
 import math
@@ -54,16 +53,8 @@ from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL
 from .routing import route
-from .split import (
-    SPLIT_MARGIN,
-    SPLIT_TIE,
-    REEVAL_KEEP,
-    alloc_slot,
-    apply_split,
-    kill_subtree,
-    reevaluate,
-    split_decision,
-)
+from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
+                    reevaluate, split_decision)
 from .state import M_N_LEAVES
 
 
@@ -81,27 +72,9 @@ def release(_n):
 
 
 @inline
-def leaf_predict(
-    class_counts,
-    stats_slot,
-    mc_correct,
-    nb_correct,
-    g_w,
-    g_mean,
-    g_m2,
-    nom,
-    nom_w,
-    nom_index,
-    nom_card,
-    leaf,
-    X,
-    i,
-    mode,
-    nb_threshold,
-    need_probs,
-    out,
-    buf,
-):
+def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
+                 nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs, out,
+                 buf):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction); with
     ``need_probs`` the class probabilities go to ``out`` (``buf`` is scratch)."""
     K = class_counts.shape[1]
@@ -109,7 +82,7 @@ def leaf_predict(
     total = 0.0
     for k in range(K):
         total += class_counts[leaf, k]
-    mc_pred = 0  # argmax of the counts (ties: lowest class)
+    mc_pred = 0     # argmax of the counts (ties: lowest class)
     for k in range(1, K):
         if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
             mc_pred = k
@@ -134,9 +107,9 @@ def leaf_predict(
                 logv = math.log(ck / total)
             elif ck > 0.0:
                 quad = 0.0
-                piv = 1.0  # product of 1/variance, renormalised into lpiv
+                piv = 1.0   # product of 1/variance, renormalised into lpiv
                 lpiv = 0.0
-                pn = 1.0  # product of nominal likelihoods, into lpn
+                pn = 1.0    # product of nominal likelihoods, into lpn
                 lpn = 0.0
                 n_gauss = 0
                 dead = False
@@ -180,21 +153,17 @@ def leaf_predict(
                     # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
                     # factors kept in [1e-50, 1e50]
                     r = ck * inv_total * pn
-                    logv = (
-                        0.5 * math.log(r * r * piv)
-                        + lpn
-                        + 0.5 * lpiv
-                        - n_gauss * LOG_SQRT_2PI
-                        - 0.5 * quad
-                    )
+                    logv = 0.5 * math.log(r * r * piv) + lpn + 0.5 * lpiv \
+                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
             buf[k] = logv
             if logv > top:
                 top = logv
                 nb_pred = k
         if top > -np.inf:  # else NB gives every class 0: fall back to MC
-            if mode == LEAF_NB or (mode == LEAF_NBA and mc_correct[leaf] <= nb_correct[leaf]):
+            if mode == LEAF_NB or (mode == LEAF_NBA and
+                                   mc_correct[leaf] <= nb_correct[leaf]):
                 p = nb_pred
-                if need_probs:  # the exponentials only when asked for
+                if need_probs:   # the exponentials only when asked for
                     norm = 0.0
                     for k in range(K):
                         buf[k] = math.exp(buf[k] - top)
@@ -203,22 +172,10 @@ def leaf_predict(
                         out[k] = buf[k] / norm
         else:
             nb_pred = mc_pred
-    release(
-        class_counts.shape[0]
-        + stats_slot.shape[0]
-        + mc_correct.shape[0]
-        + nb_correct.shape[0]
-        + g_w.shape[0]
-        + g_mean.shape[0]
-        + g_m2.shape[0]
-        + nom.shape[0]
-        + nom_w.shape[0]
-        + nom_index.shape[0]
-        + nom_card.shape[0]
-        + X.shape[0]
-        + out.shape[0]
-        + buf.shape[0]
-    )
+    release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
+            nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + nom_index.shape[0] + nom_card.shape[0] +
+            X.shape[0] + out.shape[0] + buf.shape[0])
     return p, mc_pred, nb_pred
 
 
@@ -252,17 +209,8 @@ def observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
                 g_min[s, j, c] = xj
             if xj > g_max[s, j, c]:
                 g_max[s, j, c] = xj
-    release(
-        nom_index.shape[0]
-        + nom.shape[0]
-        + nom_w.shape[0]
-        + g_w.shape[0]
-        + g_mean.shape[0]
-        + g_m2.shape[0]
-        + g_min.shape[0]
-        + g_max.shape[0]
-        + X.shape[0]
-    )
+    release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + g_w.shape[0] +
+            g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
 
 
 @inline
@@ -300,23 +248,8 @@ def attempt_split(T, C, leaf, merits, cuts, post):
 
 
 @inline
-def learn_along_path(
-    path,
-    length,
-    class_counts,
-    stats_slot,
-    nom_index,
-    nom,
-    nom_w,
-    g_w,
-    g_mean,
-    g_m2,
-    g_min,
-    g_max,
-    X,
-    i,
-    c,
-):
+def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w, g_mean,
+                     g_m2, g_min, g_max, X, i, c):
     """UPDATE_PATH (HATT): every inner node on row i's path (``path[:length - 1]``, root first;
     the leaf is ``path[length - 1]`` and learns as every leaf does) counts it and adds it to the
     statistics it kept."""
@@ -326,20 +259,9 @@ def learn_along_path(
         s = stats_slot[node]
         if s >= 0:
             observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c)
-    release(
-        path.shape[0]
-        + class_counts.shape[0]
-        + stats_slot.shape[0]
-        + nom_index.shape[0]
-        + nom.shape[0]
-        + nom_w.shape[0]
-        + g_w.shape[0]
-        + g_mean.shape[0]
-        + g_m2.shape[0]
-        + g_min.shape[0]
-        + g_max.shape[0]
-        + X.shape[0]
-    )
+    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            g_min.shape[0] + g_max.shape[0] + X.shape[0])
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -377,39 +299,16 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
     T.nb_correct[node] = 0.0
     learned = 0
     for i in range(n_mem):
-        leaf, _depth = route(
-            T.kind,
-            T.feature,
-            T.threshold,
-            T.children,
-            T.n_children,
-            T.class_counts,
-            root,
-            X_mem,
-            i,
-            True,
-            None,
-        )
+        leaf, _depth = route(T.kind, T.feature, T.threshold, T.children, T.n_children,
+                             T.class_counts, root, X_mem, i, True, None)
         if leaf != node:
             continue
         c = y_mem[i]
         T.class_counts[node, c] += 1.0
         if T.stats_slot[node] < 0:
             T.stats_slot[node] = alloc_slot(T)
-        observe(
-            C.nom_index,
-            T.nom,
-            T.nom_w,
-            T.g_w,
-            T.g_mean,
-            T.g_m2,
-            T.g_min,
-            T.g_max,
-            T.stats_slot[node],
-            X_mem,
-            i,
-            c,
-        )
+        observe(C.nom_index, T.nom, T.nom_w, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
+                T.stats_slot[node], X_mem, i, c)
         learned += 1
     T.last_eval[node] = learned
     return learned
@@ -431,18 +330,12 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
             if class_counts[leaf, k] > top_count:
                 top_count = class_counts[leaf, k]
         gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
-        labelled, from_random = decide(
-            control_code, sparams, sstate, rng, budget, conf, gap, m_leaf, float(counters[C_SEEN])
-        )
+        labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
+                                       m_leaf, float(counters[C_SEEN]))
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
-    release(
-        class_counts.shape[0]
-        + counters.shape[0]
-        + sparams.shape[0]
-        + sstate.shape[0]
-        + rng.shape[0]
-    )
+    release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +
+            rng.shape[0])
     return labelled, from_random
 
 
