@@ -8,6 +8,7 @@ labels that are not integers in ``range(n_classes)``, nominal codes outside thei
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -174,6 +175,18 @@ def check_positive_int(value, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
     return int(value)
+
+
+def check_positive_real(value, name: str) -> float:
+    """A finite number > 0 (not a bool)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not value > 0
+        or not math.isfinite(value)
+    ):
+        raise ValueError(f"{name} must be a positive number; got {value!r}")
+    return value
 
 
 def check_probability(value, name: str) -> float:

@@ -62,6 +62,7 @@ from ..core.validate import (
     check_choice,
     check_nominal_codes,
     check_positive_int,
+    check_positive_real,
     check_probability,
     is_sparse,
     normalise_nominal,
@@ -267,15 +268,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         p = SimpleNamespace()
         p.n_features = check_positive_int(n_features, "n_features")
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
-        g = self.grace_period
-        if (
-            isinstance(g, bool)
-            or not isinstance(g, numbers.Real)
-            or not g > 0
-            or not math.isfinite(g)
-        ):
-            raise ValueError(f"grace_period must be a positive number; got {g!r}")
-        p.grace_period = g
+        p.grace_period = check_positive_real(self.grace_period, "grace_period")
         p.bound = check_choice(self.bound, "bound", self._bounds)
         if self.delta is None and p.bound == "ctree":
             p.delta = None  # 000 Remark 1: delta = 1/t
@@ -283,15 +276,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             p.delta = 1e-7
         else:
             p.delta = check_probability(self.delta, "delta")
-        c = self.c
-        if (
-            isinstance(c, bool)
-            or not isinstance(c, numbers.Real)
-            or not c > 0
-            or not math.isfinite(c)
-        ):
-            raise ValueError(f"c must be a positive number; got {c!r}")
-        p.c = float(c)
+        p.c = float(check_positive_real(self.c, "c"))
         p.binary_nominal = bool(self.binary_nominal)
         tau = self.tau
         if (
