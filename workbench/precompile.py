@@ -6,7 +6,7 @@ numba compiles a kernel the first time it is called and keeps the machine code i
 (``__pycache__`` next to the source), so only the first use in a new environment pays.  Without
 this step that first use is a notebook cell that sits for half a minute or more in front of a
 class.  ``python3 dev.py lab`` and ``python3 dev.py test`` run it after installing; it takes
-about 40 s on a 2-core machine the first time (the tree kernels and the Monte Carlo kernels
+about 50 s on a 2-core machine the first time (the tree kernels and the Monte Carlo kernels
 compile in two processes side by side) and about two seconds once the cache is warm.
 
 Each group runs the public calls that a user makes, on a few hundred rows, so every signature a
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
         return 0
     print(
         "numba: compiling the workbench's kernels into its cache (once per environment: about "
-        "40 s the first time on 2 cores, seconds afterwards)",
+        "50 s the first time on 2 cores, seconds afterwards)",
         flush=True,
     )
     t0 = time.perf_counter()
