@@ -521,21 +521,26 @@ covertype.__doc__ = _doc(
 )
 
 
-def airlines(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch(
-        "airlines", data_home, download, return_info, shuffle, seed, None, refresh, progress
-    )
+def _plain(name: str, what: str):
+    """The loader of a data set read whole (the same signature for each, as ``_big``'s)."""
+
+    def loader(
+        data_home=None,
+        download: bool = True,
+        return_info: bool = False,
+        shuffle: bool = False,
+        seed: int | None = None,
+        refresh: bool = False,
+        progress: bool | None = None,
+    ):
+        return fetch(name, data_home, download, return_info, shuffle, seed, None, refresh, progress)
+
+    loader.__name__ = loader.__qualname__ = name
+    loader.__doc__ = _doc(name, what)
+    return loader
 
 
-airlines.__doc__ = _doc(
+airlines = _plain(
     "airlines",
     """Airlines (MOA's airlines.arff): will a flight be delayed?
     Airline, AirportFrom, AirportTo and DayOfWeek are nominal; class 1 is delayed.
@@ -543,19 +548,7 @@ airlines.__doc__ = _doc(
 )
 
 
-def a9a(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch("a9a", data_home, download, return_info, shuffle, seed, None, refresh, progress)
-
-
-a9a.__doc__ = _doc(
+a9a = _plain(
     "a9a",
     """A9A: LIBSVM's binarised Adult, ``a9a`` (32,561 rows) followed by
     ``a9a.t`` (16,281), as 000 counts it; 123 binary features, class 1 is ``+1`` (>50K).
@@ -563,21 +556,7 @@ a9a.__doc__ = _doc(
 )
 
 
-def cod_rna(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch(
-        "cod_rna", data_home, download, return_info, shuffle, seed, None, refresh, progress
-    )
-
-
-cod_rna.__doc__ = _doc(
+cod_rna = _plain(
     "cod_rna",
     """COD-RNA: LIBSVM's ``cod-rna``, ``cod-rna.t`` and ``cod-rna.r``
     in that order (59,535 + 271,617 + 157,413 rows), as 000 counts it; class 1 is ``+1``.
@@ -618,19 +597,7 @@ kdd99.__doc__ = _doc(
 )
 
 
-def poker(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch("poker", data_home, download, return_info, shuffle, seed, None, refresh, progress)
-
-
-poker.__doc__ = _doc(
+poker = _plain(
     "poker",
     """Poker hand: UCI's training file (25,010 rows) then its testing
     file (1,000,000); 10 classes (hands); suits nominal, ranks numeric.
@@ -638,19 +605,7 @@ poker.__doc__ = _doc(
 )
 
 
-def skin(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch("skin", data_home, download, return_info, shuffle, seed, None, refresh, progress)
-
-
-skin.__doc__ = _doc(
+skin = _plain(
     "skin",
     """Skin segmentation: B, G, R of 245,057 pixels; class 0 is skin.
     The file lists every skin pixel first, so the unshuffled stream has one abrupt change.
@@ -700,19 +655,7 @@ hepmass = _big(
 )
 
 
-def pima(
-    data_home=None,
-    download: bool = True,
-    return_info: bool = False,
-    shuffle: bool = False,
-    seed: int | None = None,
-    refresh: bool = False,
-    progress: bool | None = None,
-):
-    return fetch("pima", data_home, download, return_info, shuffle, seed, None, refresh, progress)
-
-
-pima.__doc__ = _doc(
+pima = _plain(
     "pima",
     """Pima Indians Diabetes (001's Diabetes) from OpenML, since UCI no
     longer serves it: 768 women, 8 numeric features, class 1 is ``tested_positive``.
