@@ -263,8 +263,9 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------------ parameters
-    def _validated(self, n_features: int, n_classes: int) -> SimpleNamespace:
-        """The constructor's arguments checked, with the stream's sizes filled in."""
+    def _validated(self, n_features: int, n_classes: int, categories=None) -> SimpleNamespace:
+        """The constructor's arguments checked, with the stream's sizes filled in; the
+        ``categories`` of DataFrame columns ({column: categories}) add nominal features."""
         p = SimpleNamespace()
         p.n_features = check_positive_int(n_features, "n_features")
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
@@ -318,9 +319,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         if isinstance(nbt, bool) or not isinstance(nbt, numbers.Real) or nbt < 0:
             raise ValueError(f"nb_threshold must be a number >= 0; got {nbt!r}")
         p.nb_threshold = nbt
-        p.nominal_features = normalise_nominal(
-            self.nominal_features, p.n_features, DEFAULT_NOMINAL_VALUES
-        )
+        nominal = normalise_nominal(self.nominal_features, p.n_features, DEFAULT_NOMINAL_VALUES)
+        for col, cats in (categories or {}).items():
+            nominal[col] = max(nominal.get(col, 0), len(cats), 1)
+        p.nominal_features = dict(sorted(nominal.items()))
         return p
 
     def clone(self, **changes):
@@ -393,15 +395,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
                 "number of classes)"
             )
         categories = dict(categories or {})
-        nominal = dict(normalise_nominal(self.nominal_features, n_features, DEFAULT_NOMINAL_VALUES))
-        for col, cats in categories.items():
-            nominal[col] = max(nominal.get(col, 0), len(cats), 1)
-        saved = self.nominal_features
-        try:
-            self.nominal_features = nominal
-            p = self._validated(n_features, len(classes))
-        finally:
-            self.nominal_features = saved
+        p = self._validated(n_features, len(classes), categories)
         names = (
             self.feature_names
             if self.feature_names is not None
@@ -456,18 +450,13 @@ class BaseTree(ClassifierMixin, BaseEstimator):
     def _is_set_up(self) -> bool:
         return hasattr(self, "_state")
 
-    def _ensure_set_up(self, X_raw, classes=None, *, learning: bool):
+    def _ensure_set_up(self, X_raw, classes=None):
         """Set the model up from the first data it sees (and the constructor's sizes)."""
         if self._is_set_up():
             return
         if classes is None and self.n_classes is not None:
             classes = np.arange(check_positive_int(self.n_classes, "n_classes", 2))
         if classes is None:
-            if not learning:
-                raise NotFittedError(
-                    f"This {type(self).__name__} instance is not fitted yet: "
-                    "call fit or partial_fit first"
-                )
             raise ValueError(
                 f"{type(self).__name__} does not know its classes yet: pass "
                 "classes=[...] to the first partial_fit (as SGDClassifier "
@@ -499,9 +488,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         """Set the model up for the stream X without learning from it: an empty tree that can
         already predict and explain (the stepper's step 0).  Needs the classes as
         ``partial_fit`` does; does nothing if the model has been set up already."""
-        self._ensure_set_up(
-            X, None if classes is None else np.unique(np.asarray(classes)), learning=True
-        )
+        self._ensure_set_up(X, None if classes is None else np.unique(np.asarray(classes)))
         return self
 
     def reset(self):
@@ -582,7 +569,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def _check_Xy(self, X, y, classes=None):
         if not self._is_set_up():
-            self._ensure_set_up(X, classes, learning=True)
+            self._ensure_set_up(X, classes)
         X = self._check_X(X, learning=True)
         y = self._encode(y, X.shape[0])
         if self.nominal_features_:
@@ -713,7 +700,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
     def learn_one(self, x, y):
         """Learn one labelled instance (x: sequence, array or {feature name: value})."""
         if not self._is_set_up():
-            self._ensure_set_up(np.asarray(x, dtype=float).reshape(1, -1), learning=True)
+            self._ensure_set_up(np.asarray(x, dtype=float).reshape(1, -1))
         X = self._row(x)
         yy = self._encode(np.asarray([y]), 1)
         if self.nominal_features_:

@@ -56,7 +56,7 @@ class CTree(BaseTree):
         tags.classifier_tags.multi_class = False  # 000's C-Tree is a two-class learner
         return tags
 
-    def _validated(self, n_features, n_classes):
+    def _validated(self, n_features, n_classes, categories=None):
         if n_classes != 2:
             raise ValueError(
                 f"Only binary classification is supported. CTree is defined for "
@@ -67,7 +67,7 @@ class CTree(BaseTree):
                 "CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
                 f"(000 Theorems 1-3); got {self.criterion!r}"
             )
-        return super()._validated(n_features, n_classes)
+        return super()._validated(n_features, n_classes, categories)
 
 
 class CorrHTree(BaseTree):
