@@ -57,6 +57,8 @@ def frame_to_matrix(X, model, *, name: str = "X", learning: bool = False):
     """A DataFrame as a float64 matrix in the model's column order (anything else unchanged)."""
     if not is_frame(X):
         return X
+    import pandas as pd
+
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
         cols = list(X.columns)
@@ -74,20 +76,18 @@ def frame_to_matrix(X, model, *, name: str = "X", learning: bool = False):
         s = X[col]
         if j in categories:
             cats = categories[j]
-            lookup = {v: k for k, v in enumerate(cats)}
-            vals = s.astype(object).where(s.notna(), None).tolist()
-            codes = np.array(
-                [np.nan if v is None else lookup.get(v, -1.0) for v in vals], dtype=np.float64
-            )
-            unseen = codes == -1.0
+            # pandas codes the whole column at once: -1 for a missing or an unknown value
+            codes = pd.Categorical(s, categories=cats).codes.astype(np.float64)
+            missing = s.isna().to_numpy()
+            unseen = (codes == -1.0) & ~missing
             if unseen.any():
                 i = int(np.argmax(unseen))
                 if learning:
                     raise ValueError(
-                        f"column {col!r} of {name} holds {vals[i]!r}, not one of "
+                        f"column {col!r} of {name} holds {s.iloc[i]!r}, not one of "
                         f"the categories the model was fitted with: {cats}"
                     )
-                codes[unseen] = np.nan  # an unseen category predicts like a missing value
+            codes[codes == -1.0] = np.nan  # an unseen category predicts like a missing value
             out[:, j] = codes
         else:
             try:
