@@ -76,8 +76,9 @@ def frame_to_matrix(X, model, *, name: str = "X", learning: bool = False):
         s = X[col]
         if j in categories:
             cats = categories[j]
-            # pandas codes the whole column at once: -1 for a missing or an unknown value
-            codes = pd.Categorical(s, categories=cats).codes.astype(np.float64)
+            # pandas codes the whole column at once: -1 for a missing or an unknown value (an
+            # Index lookup: building a Categorical from unknown values is deprecated in pandas)
+            codes = pd.Index(cats).get_indexer(s.astype(object)).astype(np.float64)
             missing = s.isna().to_numpy()
             unseen = (codes == -1.0) & ~missing
             if unseen.any():
