@@ -2,6 +2,7 @@
 """One entry point for setting up and using the workbench.
 
     python3 dev.py lab     set everything up, then open JupyterLab on notebooks/
+                           (``--quick``: every notebook runs in quick mode, minutes not hours)
     python3 dev.py test    set everything up, then lint (ruff) and run the whole test suite
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of compiled kernels (it can go stale
@@ -166,12 +167,20 @@ def cmd_lab(args: list[str]) -> int:
     ensure_graphviz()
     precompile()
     os.chdir(ROOT)
+    env = dict(os.environ)
+    if "--quick" in args:
+        # the notebooks' QUICK = None follows this (workbench.viz.set_quick)
+        args = [a for a in args if a != "--quick"]
+        env["WORKBENCH_FAST"] = "1"
+        say("quick mode: notebooks shrink their experiments (WORKBENCH_FAST=1)")
     extra = []
     if _is_root() and "--allow-root" not in args:
         # JupyterLab refuses to start as root without it (containers, CI boxes, cloud VMs)
         say("running as root: starting JupyterLab with --allow-root")
         extra.append("--allow-root")
-    return subprocess.call([str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *extra, *args])
+    return subprocess.call(
+        [str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *extra, *args], env=env
+    )
 
 
 def lint() -> int:

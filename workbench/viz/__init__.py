@@ -6,14 +6,14 @@
     viz.render(model, "tree.pdf")     # SVG / PNG / PDF file for papers (needs `dot`)
     viz.TreeStepper(make_learner, X, y)          # step a learner through a stream
     viz.side_by_side(stepper_a, stepper_b)       # two learners, one set of step buttons
-    viz.fast_mode(), viz.size(full, fast)        # notebooks shrink their work in the tests
+    viz.set_quick(QUICK), viz.fast_mode(), viz.size(full, fast)   # quick mode (notebooks, tests)
 
 In the browser the trees are laid out by Graphviz compiled to WebAssembly (graphviz-anywidget),
 so a pip-only install draws them; only file export needs the system's Graphviz.
 """
 
 from .dot import node_counts, to_dot
-from .fast import fast_mode, size
+from .fast import fast_mode, set_quick, size
 from .render import FORMATS, GraphvizNotFoundError, has_dot, render
 from .stepper import (
     DEFAULT_PARAMS,
@@ -45,5 +45,6 @@ __all__ = [
     "SPEEDS",
     "line_chart",
     "fast_mode",
+    "set_quick",
     "size",
 ]
