@@ -327,7 +327,9 @@ def moa_jar_version(jar: Path) -> str:
     return f"{version} (sha256 {h.hexdigest()[:12]})"
 
 
-def moa_hoeffding_cli(grace_period=200, delta=1e-7, tau=0.05, n_split_points=10) -> str:
+def moa_hoeffding_cli(
+    grace_period=200, delta=1e-7, tau=0.05, n_split_points=10, learner="trees.HoeffdingTree"
+) -> str:
     """MOA's HoeffdingTree with every parameter the benchmark fixes spelt out.
 
     Information gain, adaptive naive Bayes leaves (NBAdaptive, nb threshold 0), Gaussian numeric
@@ -335,9 +337,10 @@ def moa_hoeffding_cli(grace_period=200, delta=1e-7, tau=0.05, n_split_points=10)
     attributes kept (no -r).  ``-m`` raises the memory cap to the largest int, and River's cap is
     raised the same way, so that neither deactivates leaves on a long stream (at the benchmark's
     default sizes no cap is reached anyway: MOA and River check every million instances).
+    ``learner`` may be another tree with these options (``"trees.EFDT -R 2000"``).
     """
     return (
-        f"trees.HoeffdingTree -g {grace_period} -c {delta!r} -t {tau!r} "
+        f"{learner} -g {grace_period} -c {delta!r} -t {tau!r} "
         f"-s InfoGainSplitCriterion -l NBAdaptive -q 0 "
         f"-n (GaussianNumericAttributeClassObserver -n {n_split_points}) "
         f"-d NominalAttributeClassObserver -m 2147483647"

@@ -116,8 +116,9 @@ def nominal_of(info) -> dict[int, int]:
 # --------------------------------------------------------------------------------------------
 
 
-def prepare_ours(X, y, info):
-    """Compile (or load the cache) on the first rows; returns (one timed run, extra fields)."""
+def prepare_ours(X, y, info, learner: str = "HoeffdingTree", extra: dict | None = None):
+    """Compile (or load the cache) on the first rows; returns (one timed run, extra fields).
+    ``learner`` names the class in ``workbench.learners``, ``extra`` its own parameters."""
     from workbench import evaluate, learners
 
     d, k, nominal = X.shape[1], n_classes_of(info, y), nominal_of(info)
@@ -136,11 +137,13 @@ def prepare_ours(X, y, info):
     optional = dict(
         n_split_points=PARAMS["n_split_points"], min_branch_fraction=0.01, nb_threshold=0
     )
-    accepted = inspect.signature(learners.HoeffdingTree).parameters
+    cls = getattr(learners, learner)
+    accepted = inspect.signature(cls).parameters
     kwargs.update({key: v for key, v in optional.items() if key in accepted})
+    kwargs.update(extra or {})
 
     def fresh():
-        return learners.HoeffdingTree(**kwargs)
+        return cls(**kwargs)
 
     m = min(WARMUP_ROWS, len(y))
     t0 = time.perf_counter()
@@ -184,7 +187,10 @@ def river_rows(X, info) -> list[dict]:
     return rows
 
 
-def run_river(X, y, info, repeat: int) -> dict:
+def run_river(
+    X, y, info, repeat: int, learner: str = "HoeffdingTreeClassifier", extra: dict | None = None
+) -> dict:
+    """River's ``learner`` (a class of ``river.tree``; ``extra``: its own parameters)."""
     from river import tree
 
     names = list(getattr(info, "feature_names", None) or [f"x{j}" for j in range(X.shape[1])])
@@ -193,7 +199,8 @@ def run_river(X, y, info, repeat: int) -> dict:
     labels = [int(v) for v in y]
 
     def fresh():
-        return tree.HoeffdingTreeClassifier(
+        return getattr(tree, learner)(
+            **(extra or {}),
             grace_period=PARAMS["grace_period"],
             delta=PARAMS["delta"],
             tau=PARAMS["tau"],
@@ -236,13 +243,16 @@ def run_river(X, y, info, repeat: int) -> dict:
     return _summarise(runs, len(y))
 
 
-def prepare_moa(runner, X, y, info, tag: str, warmup_instances: int = 1_000_000):
-    """Write the ARFF file, read it into Java, warm the JIT; returns (one timed run, extra)."""
+def prepare_moa(
+    runner, X, y, info, tag: str, warmup_instances: int = 1_000_000, cli: str | None = None
+):
+    """Write the ARFF file, read it into Java, warm the JIT; returns (one timed run, extra).
+    ``cli``: MOA's learner as a command-line string (default: the Hoeffding tree)."""
     C.TMP.mkdir(parents=True, exist_ok=True)
     arff = C.TMP / f"{tag}.arff"
     writer = C.write_arff(arff, X, y, info)
     instances = runner.load_arff(arff, X, y)
-    cli = C.moa_hoeffding_cli(**PARAMS)
+    cli = cli or C.moa_hoeffding_cli(**PARAMS)
     # JIT warm-up, not in the figures: full passes with fresh learners (the first is the cold one)
     # until about `warmup_instances` have gone through; HotSpot keeps optimising for ~10^6 of them
     warmup = max(1, -(-warmup_instances // len(y)))

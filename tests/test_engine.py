@@ -98,6 +98,12 @@ def test_rule_quantities_by_hand():
     assert rules.decide(0.3, 0.25, 0.125, 0.05) == rules.BY_MARGIN
     assert rules.decide(0.3, 0.3, 0.04, 0.05) == rules.BY_TIE
     assert rules.decide(0.3, 0.3, 0.125, 0.05) == rules.KEEP
+    # best vs current (MOA's EFDT re-evaluation): a tie also needs the gap above tau / 2
+    floor = rules.tie_floor(RULE_BEST_VS_CURRENT, 0.05)
+    assert floor == 0.025
+    assert rules.decide(0.03, 0.04, 0.04, 0.05, floor) == rules.BY_TIE
+    assert rules.decide(0.02, 0.04, 0.04, 0.05, floor) == rules.KEEP
+    assert rules.tie_floor(RULE_BEST_VS_SECOND, 0.05) == -np.inf
     assert set(rules.RULE_LABELS) == {RULE_BEST_VS_SECOND, RULE_BEST_VS_NULL, RULE_BEST_VS_CURRENT}
 
 
@@ -284,7 +290,9 @@ def test_reevaluation_decision_against_an_independent_merit():
     assert T.kind[root] == st.NUMERIC and T.feature[root] == 0
     d = 3
     merits, cuts, post = np.empty(d), np.empty(d), np.empty((2, 2))
-    outcome, best, eps, q, thr = sp.explain_reevaluation(T, C, root, merits, cuts, post)
+    outcome, best, eps, q, thr, _g_best, _g_cur = sp.explain_reevaluation(
+        T, C, root, merits, cuts, post
+    )
     s, cut = T.stats_slot[root], T.threshold[root]
     dists = np.empty((2, 2))
     for k in range(2):

@@ -13,14 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .params import LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_UPDATE, UPDATE_PATH
+from .params import (LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK,
+                     P_UPDATE, UPDATE_PATH)
 from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (attempt_split, detect_drift, due_for_split, leaf_predict, learn_along_path,
                     observe, prune_and_refill, query_label, reevaluate_along_path,
-                    sample_leaves, score_predictors)
+                    reevaluation_due, sample_leaves, score_predictors)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -103,6 +104,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     mode = int(C.params[P_LEAF_PRED])
     nb_threshold = C.params[P_NB_THRESHOLD]
     grace = C.params[P_GRACE]
+    reeval_period = int(C.params[P_REEVAL])
+    reeval_clock = int(C.params[P_REEVAL_CLOCK])
     has_nominal = nom_card.shape[0] > 0
     out = np.empty(K)
     buf = np.empty(K)
@@ -210,7 +213,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             due = due_for_split(class_counts, last_eval, leaf, grace)
         # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
         if path is not None:
-            if reevaluate_along_path(T, C, path, length, merits, cuts, post):
+            first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
+                                     reeval_period, reeval_clock)
+            if first >= 0 and reevaluate_along_path(T, C, path, first, length, merits, cuts,
+                                                    post):
                 due = False    # the tree changed above this leaf: no attempt for this row
         if due:
             attempt_split(T, C, leaf, merits, cuts, post)

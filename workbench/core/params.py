@@ -33,7 +33,9 @@ P_BINARY_NOMINAL = 15  # 1: nominal features split binary (x == v vs the rest), 
 P_UPDATE = 16  # UPDATE_* code: which nodes learn an instance's statistics
 P_CUTS = 17  # CUTS_* code: where numeric features may be cut
 P_REEVAL_RULE = 18  # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
-N_PARAMS = 19
+P_REEVAL_CLOCK = 19  # REEVAL_CLOCK_* code: what counts the P_REEVAL period of re-evaluations
+P_MERITS = 20  # MERITS_* code: which estimate of a split's merit the rules compare
+N_PARAMS = 21
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
@@ -68,6 +70,18 @@ RULES = {
 UPDATE_LEAF = 0  # VFDT: only the leaf an instance reaches learns it
 UPDATE_PATH = 1  # HATT: every node on its path does (inner nodes keep their statistics)
 UPDATES = {"leaf": UPDATE_LEAF, "path": UPDATE_PATH}
+
+# when an inner node is re-evaluated (UPDATE_PATH learners with P_REEVAL > 0)
+REEVAL_CLOCK_NODE = 0  # when its own weight grew by P_REEVAL since its last re-evaluation
+REEVAL_CLOCK_TREE = 1  # MOA's EFDT: when the tree's instance count before the instance is a
+# multiple of P_REEVAL, every inner node on that instance's path, root first
+REEVAL_CLOCKS = {"node": REEVAL_CLOCK_NODE, "tree": REEVAL_CLOCK_TREE}
+
+# the merit G(X_i) a split rule compares (004 writes it G-bar)
+MERITS_CURRENT = 0  # the merit computed from the node's statistics now
+MERITS_MOA = 1  # MOA's EFDT: per node, the sum of each attribute's merits over its split
+# attempts divided by the attempts since the node last changed (see workbench.core.split)
+MERIT_ESTIMATES = {"current": MERITS_CURRENT, "moa": MERITS_MOA}
 
 CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
 CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)

@@ -14,7 +14,10 @@ rules differ only in what the quantity is:
     changes no impurity (HATT's AttemptToSplit, 004 Algorithm 3; 001's Hoeffding baseline).
 ``RULE_BEST_VS_CURRENT`` ``G(best) - G(current)`` against ``eps`` at an inner node, the current
     split's merit computed from the node's own statistics (HATT's ReEvaluateBestSplit).  If the
-    null split is the best, the node is turned back into a leaf.
+    null split is the best, the node is turned back into a leaf.  A tie (``eps < tau``) here
+    also needs ``G(best) - G(current) > tau / 2``, as in MOA's EFDT (004 states no tie rule for
+    re-evaluation): without it, once eps fell below tau every re-evaluation would swap the split
+    for any attribute that is ahead by a hair.
 
 Each rule returns ``(quantity, threshold)``; :func:`decide` turns them into an outcome, and
 ``explain_one`` and the stepper show the same two numbers with the labels of
@@ -23,6 +26,8 @@ Each rule returns ``(quantity, threshold)``; :func:`decide` turns them into an o
 """
 
 from __future__ import annotations
+
+import math
 
 from numba import njit
 
@@ -62,10 +67,20 @@ BY_TIE = 2  # eps < tau: the candidates are too close to matter
 
 
 @njit(cache=True)
-def decide(quantity, threshold, eps, tau):
+def tie_floor(rule, tau):
+    """What the quantity must exceed for a tie to count (``-inf``: nothing)."""
+    if rule == RULE_BEST_VS_CURRENT:
+        return 0.5 * tau
+    return -math.inf
+
+
+@njit(cache=True)
+def decide(quantity, threshold, eps, tau, floor=-math.inf):
+    """The verdict on ``quantity > threshold``, or a tie ``eps < tau`` (with
+    ``quantity > floor``, :func:`tie_floor`)."""
     if quantity > threshold:
         return BY_MARGIN
-    if eps < tau:
+    if eps < tau and quantity > floor:
         return BY_TIE
     return KEEP
 

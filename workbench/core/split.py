@@ -40,6 +40,7 @@ from .params import (
     CRIT_ENTROPY_HALF,
     CRIT_KM,
     CUTS_FIXED,
+    MERITS_MOA,
     P_BINARY_NOMINAL,
     P_BOUND,
     P_C,
@@ -49,6 +50,7 @@ from .params import (
     P_MARGIN_FACTOR,
     P_MAX_DEPTH,
     P_MAX_NODES,
+    P_MERITS,
     P_MIN_BRANCH_FRAC,
     P_N_SPLIT_POINTS,
     P_REEVAL_RULE,
@@ -57,7 +59,7 @@ from .params import (
     P_UPDATE,
     UPDATE_PATH,
 )
-from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity
+from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity, tie_floor
 from .state import (
     FREE,
     LEAF,
@@ -255,6 +257,44 @@ def leaf_weight(T, node):
     return n
 
 
+@njit(cache=True)
+def last_best(merits):
+    """Index of the highest merit, ties going to the later feature (MOA sorts its suggestions by
+    merit with a stable sort and takes the last); -1 if there is none."""
+    b = -1
+    for j in range(merits.shape[0]):
+        if b < 0 or merits[j] >= merits[b]:
+            b = j
+    return b
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def record_merits(T, C, node, merits):
+    """``MERITS_MOA``: one more split attempt at ``node``; each feature that has a candidate
+    split (every nominal feature; a numeric one once two values differ) adds its best merit to
+    the node's sum.  A merit of -inf (no split sends enough weight down two branches) stays in
+    the sum for good, as in MOA."""
+    s = T.stats_slot[node]
+    T.merit_n[s] += 1.0
+    for j in range(merits.shape[0]):
+        present = True
+        if C.nom_index[j] < 0:
+            lo, hi = gaussian_range(T.g_w, T.g_min, T.g_max, s, j)
+            present = lo < hi
+        if present:
+            T.merit_sum[s, j] += merits[j]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def mean_merit(T, node, j):
+    """``MERITS_MOA``: feature j's merit sum at ``node`` over its attempts since the node last
+    changed.  A node keeps its sums when it splits or its split is replaced, but its count of
+    attempts starts again from zero (MOA makes a new node object and carries over only the
+    sums), so the ratio can exceed every single merit in it."""
+    s = T.stats_slot[node]
+    return T.merit_sum[s, j] / T.merit_n[s]
+
+
 @njit(cache=True, no_cpython_wrapper=True)
 def presplit_null_merit(T, C, node, post):
     """Merit of MOA's null-split suggestion at ``node`` under the criterion: the one-branch split
@@ -270,6 +310,42 @@ def presplit_null_merit(T, C, node, post):
         int(C.params[P_CRITERION]),
         C.params[P_MIN_BRANCH_FRAC],
     )
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_split_decision(T, C, node, merits, b1, b2, eps):
+    """:func:`split_decision` under ``MERITS_MOA`` (MOA's EFDT AttemptToSplit): the attempt is
+    recorded; the candidate is the feature of highest merit now (ties: the later feature), but
+    the rule compares its mean merit (:func:`mean_merit`) with the null split's; a best merit
+    below 1e-10 never splits."""
+    if T.stats_slot[node] < 0:  # a new leaf that has not learned an instance yet
+        return NO_SPLIT_NO_CANDIDATE, -1, -1, eps, np.nan, np.nan
+    record_merits(T, C, node, merits)
+    best = last_best(merits)
+    if best < 0 or merits[best] == -np.inf:
+        return NO_SPLIT_NO_CANDIDATE, best, b2, eps, np.nan, np.nan
+    if best != b1:
+        b2 = b1
+    second = -np.inf if b2 < 0 else mean_merit(T, node, b2)
+    quantity, threshold = rule_quantity(
+        int(C.params[P_SPLIT_RULE]),
+        mean_merit(T, node, best),
+        second,
+        -np.inf,
+        np.nan,
+        eps,
+        C.params[P_MARGIN_FACTOR],
+    )
+    if T.depth[node] >= C.params[P_MAX_DEPTH]:
+        return NO_SPLIT_DEPTH, best, b2, eps, quantity, threshold
+    if merits[best] < 1e-10:
+        return NO_SPLIT_BOUND, best, b2, eps, quantity, threshold
+    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+    if verdict == BY_MARGIN:
+        return SPLIT_MARGIN, best, b2, eps, quantity, threshold
+    if verdict == BY_TIE:
+        return SPLIT_TIE, best, b2, eps, quantity, threshold
+    return NO_SPLIT_BOUND, best, b2, eps, quantity, threshold
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -289,6 +365,8 @@ def split_decision(T, C, node, merits, cuts, post):
     feature_candidates(T, C, node, merits, cuts, post)
     b1, b2 = top_two(merits)
     eps = split_epsilon(T, C, node, n)
+    if C.params[P_MERITS] == MERITS_MOA:
+        return moa_split_decision(T, C, node, merits, b1, b2, eps)
     if b1 < 0 or merits[b1] == -np.inf:
         return NO_SPLIT_NO_CANDIDATE, b1, b2, eps, np.nan, np.nan
     second = -np.inf if b2 < 0 else merits[b2]
@@ -340,6 +418,8 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
     Returns (outcome ``REEVAL_*``, best feature or -1 for the null split, eps, quantity,
     threshold).  The same attribute winning again keeps the node as it is."""
     n = leaf_weight(T, node)
+    if C.params[P_MERITS] == MERITS_MOA:
+        return moa_reevaluate_decision(T, C, node, merits, cuts, post, n)
     if n_observed_classes(T, node) < 2:
         for j in range(merits.shape[0]):
             merits[j] = -np.inf
@@ -356,10 +436,41 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
     if b1 >= 0 and merits[b1] > NULL_GAIN:
         best = b1
         g_best = merits[b1]
-    quantity, threshold = rule_quantity(
-        int(C.params[P_REEVAL_RULE]), g_best, -np.inf, -np.inf, g_cur, eps, 1.0
-    )
-    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+    rule = int(C.params[P_REEVAL_RULE])
+    quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
+    tau = C.params[P_TAU]
+    verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
+    if verdict == BY_MARGIN or verdict == BY_TIE:
+        if best < 0:
+            return REEVAL_KILL, best, eps, quantity, threshold
+        if best != T.feature[node]:
+            return REEVAL_REPLACE, best, eps, quantity, threshold
+    return REEVAL_KEEP, best, eps, quantity, threshold
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
+    """:func:`reevaluate_decision` under ``MERITS_MOA`` (MOA's EFDT ReEvaluateBestSplit).  Every
+    re-evaluation is recorded, also at a node that sees one class only.  The best is the feature
+    of highest merit now, or the null split (merit 0, listed first: a feature tying with it
+    wins) when every feature's merit is below 0; the rule compares mean merits, the current
+    split's being its *feature's* mean (the best cut of that feature, not the installed one)."""
+    if T.stats_slot[node] < 0:
+        return REEVAL_KEEP, -1, np.inf, np.nan, np.nan
+    feature_candidates(T, C, node, merits, cuts, post)
+    record_merits(T, C, node, merits)
+    eps = split_epsilon(T, C, node, n)
+    b = last_best(merits)
+    best = -1
+    g_best = NULL_GAIN
+    if b >= 0 and merits[b] >= NULL_GAIN:
+        best = b
+        g_best = mean_merit(T, node, b)
+    g_cur = mean_merit(T, node, T.feature[node])
+    rule = int(C.params[P_REEVAL_RULE])
+    quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
+    tau = C.params[P_TAU]
+    verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
     if verdict == BY_MARGIN or verdict == BY_TIE:
         if best < 0:
             return REEVAL_KILL, best, eps, quantity, threshold
@@ -376,22 +487,56 @@ def reevaluate(T, C, node, merits, cuts, post):
         kill_subtree(T, node, True)
     elif outcome == REEVAL_REPLACE:
         replace_split(T, C, node, best, cuts[best], post)
+    if outcome != REEVAL_KEEP and T.stats_slot[node] >= 0:
+        T.merit_n[T.stats_slot[node]] = 0.0  # MERITS_MOA: a changed node counts again
     return outcome
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _saved_merits(T, node):
+    """A copy of the node's merit sums and attempt count (``MERITS_MOA``), for an explanation
+    to put back: explaining a decision must not count as an attempt."""
+    s = T.stats_slot[node]
+    keep = np.empty(T.merit_sum.shape[1] + 1)
+    if s >= 0:
+        for j in range(T.merit_sum.shape[1]):
+            keep[j] = T.merit_sum[s, j]
+        keep[-1] = T.merit_n[s]
+    return keep
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _restore_merits(T, node, keep):
+    s = T.stats_slot[node]
+    if s >= 0:
+        for j in range(T.merit_sum.shape[1]):
+            T.merit_sum[s, j] = keep[j]
+        T.merit_n[s] = keep[-1]
 
 
 @njit(cache=True)
 def explain_split(T, C, node, merits, cuts, post):
     """:func:`split_decision` at a leaf, callable from Python (``explain_one``): a separate entry
     point, so that its wrapper is compiled only when an explanation is first asked for.  Returns
-    (outcome, best, second, eps, quantity, threshold)."""
-    return split_decision(T, C, node, merits, cuts, post)
+    (outcome, best, second, eps, quantity, threshold); the tree is left as it was."""
+    keep = _saved_merits(T, node)
+    out = split_decision(T, C, node, merits, cuts, post)
+    _restore_merits(T, node, keep)
+    return out
 
 
 @njit(cache=True)
 def explain_reevaluation(T, C, node, merits, cuts, post):
     """:func:`reevaluate_decision` at an inner node that keeps statistics, callable from Python:
-    (outcome, best feature or -1 for the null split, eps, quantity, threshold)."""
-    return reevaluate_decision(T, C, node, merits, cuts, post)
+    (outcome, best feature or -1 for the null split, eps, quantity, threshold, G(best),
+    G(current)), the merits being those the rule compared; the tree is left as it was."""
+    keep = _saved_merits(T, node)
+    outcome, best, eps, quantity, threshold = reevaluate_decision(T, C, node, merits, cuts, post)
+    g_best = NULL_GAIN
+    if best >= 0:
+        g_best = mean_merit(T, node, best) if C.params[P_MERITS] == MERITS_MOA else merits[best]
+    _restore_merits(T, node, keep)
+    return outcome, best, eps, quantity, threshold, g_best, g_best - quantity
 
 
 # ---------------------------------------------------------------------------------------------
@@ -429,6 +574,9 @@ def alloc_slot(T):
             T.g_m2[s, j, k] = 0.0
             T.g_min[s, j, k] = np.inf
             T.g_max[s, j, k] = -np.inf
+    for j in range(T.merit_sum.shape[1]):
+        T.merit_sum[s, j] = 0.0
+    T.merit_n[s] = 0.0
     for m in range(T.nom.shape[1]):
         for k in range(T.nom.shape[3]):
             T.nom_w[s, m, k] = 0.0
@@ -547,6 +695,8 @@ def apply_split(T, C, node, j, cut, post):
     T.meta[M_N_LEAVES] -= 1
     if C.params[P_UPDATE] != UPDATE_PATH:
         release_slot(T, node)
+    elif T.stats_slot[node] >= 0:
+        T.merit_n[T.stats_slot[node]] = 0.0  # MERITS_MOA: the new inner node counts again
     grow_children(T, node, j, cut, test_kind(C, j), n_branches, post)
     return True
 

@@ -29,6 +29,9 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       (feature, class): weight, mean, sum of squared deviations, min, max.
     ``nom``           ``[S, n_nominal, V, K]`` weight per (nominal feature, value, class);
                       ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed.
+    ``merit_sum``     ``[S, d]`` sum of each feature's best merit over the node's split attempts,
+                      ``merit_n`` ``[S]`` attempts since the node last changed (MOA's EFDT
+                      compares their ratio, ``P_MERITS = MERITS_MOA``; unused otherwise).
 
 Bookkeeping
     ``roots``         the root row of each tree: a state may hold a forest of trees that share
@@ -92,6 +95,8 @@ class TreeState(NamedTuple):
     g_max: np.ndarray
     nom: np.ndarray
     nom_w: np.ndarray
+    merit_sum: np.ndarray
+    merit_n: np.ndarray
     free_nodes: np.ndarray
     free_slots: np.ndarray
     roots: np.ndarray
@@ -115,7 +120,7 @@ NODE_FIELDS = (
     "t_created",
     "t_split",
 )
-SLOT_FIELDS = ("g_w", "g_mean", "g_m2", "g_min", "g_max", "nom", "nom_w")
+SLOT_FIELDS = ("g_w", "g_mean", "g_m2", "g_min", "g_max", "nom", "nom_w", "merit_sum", "merit_n")
 
 # fill values of a fresh row
 _NODE_FILL = {
@@ -143,6 +148,8 @@ _SLOT_FILL = {
     "g_max": -np.inf,
     "nom": 0.0,
     "nom_w": 0.0,
+    "merit_sum": 0.0,
+    "merit_n": 0.0,
 }
 
 
@@ -185,6 +192,8 @@ def allocate(
         g_max=np.full((s, d, k), -np.inf),
         nom=np.zeros((s, m, v, k)),
         nom_w=np.zeros((s, m, k)),
+        merit_sum=np.zeros((s, d)),
+        merit_n=np.zeros(s),
         free_nodes=np.zeros(n, np.int64),
         free_slots=np.zeros(s, np.int64),
         roots=np.full(n_trees, -1, np.int64),

@@ -51,7 +51,8 @@ from numba import njit
 from ..active.strategies import C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
-from .params import LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL
+from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
+                     REEVAL_CLOCK_TREE)
 from .routing import route
 from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
                     reevaluate, split_decision)
@@ -264,23 +265,52 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
             g_min.shape[0] + g_max.shape[0] + X.shape[0])
 
 
+@inline
+def reevaluation_due(class_counts, last_eval, t, path, length, period, clock):
+    """The first position on row i's path (``path[:length - 1]``, root first) whose inner node
+    is due for re-evaluation (HATT, every ``P_REEVAL``), or -1.  ``REEVAL_CLOCK_TREE`` (MOA's
+    EFDT): when the tree's count of instances before this one (``t - 1``) is a multiple of the
+    period, every inner node on the path is due; ``REEVAL_CLOCK_NODE``: a node is due when its
+    weight grew by the period since its last re-evaluation."""
+    first = -1
+    if period > 0 and length > 1:
+        if clock == REEVAL_CLOCK_TREE:
+            if (t - 1) % period == 0:
+                first = 0
+        else:
+            for u in range(length - 1):
+                node = path[u]
+                w = 0.0
+                for k in range(class_counts.shape[1]):
+                    w += class_counts[node, k]
+                if w - last_eval[node] >= period:
+                    first = u
+                    break
+    release(class_counts.shape[0] + last_eval.shape[0] + path.shape[0])
+    return first
+
+
 @njit(cache=True, no_cpython_wrapper=True)
-def reevaluate_along_path(T, C, path, length, merits, cuts, post):
-    """Re-evaluate the first inner node on the path that is due (every ``P_REEVAL`` of its
-    weight; :func:`workbench.core.split.reevaluate`).  Returns True if that edited the tree: the
-    leaf the row reached may then be gone, and makes no split attempt for it."""
-    reeval = C.params[P_REEVAL]
-    if reeval <= 0.0:
-        return False
-    for u in range(length - 1):
+def reevaluate_along_path(T, C, path, first, length, merits, cuts, post):
+    """Re-evaluate the due inner nodes of the path from position ``first`` on, root first
+    (:func:`workbench.core.split.reevaluate`), until one of them edits the tree: the nodes below
+    it are then gone or no longer on the row's path.  Returns True if the tree changed: the leaf
+    the row reached may be gone, and makes no split attempt for it."""
+    period = C.params[P_REEVAL]
+    by_tree = C.params[P_REEVAL_CLOCK] == REEVAL_CLOCK_TREE
+    for u in range(first, length - 1):
         node = path[u]
-        w = 0.0
-        for k in range(T.class_counts.shape[1]):
-            w += T.class_counts[node, k]
-        if w - T.last_eval[node] >= reeval:
+        if T.kind[node] <= 0 or T.stats_slot[node] < 0:
+            continue
+        if not by_tree:
+            w = 0.0
+            for k in range(T.class_counts.shape[1]):
+                w += T.class_counts[node, k]
+            if w - T.last_eval[node] < period:
+                continue
             T.last_eval[node] = w
-            if reevaluate(T, C, node, merits, cuts, post) != REEVAL_KEEP:
-                return True
+        if reevaluate(T, C, node, merits, cuts, post) != REEVAL_KEEP:
+            return True
     return False
 
 

@@ -2,6 +2,7 @@
 
 from .base import BaseTree, Explanation
 from .ctree import CorrHTree, CTree
+from .efdt import EFDT
 from .hoeffding import HoeffdingTree
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree"]
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree", "EFDT"]

@@ -46,6 +46,10 @@ from ..core.params import (
     P_NB_THRESHOLD,
     P_REEVAL,
     P_REEVAL_RULE,
+    P_REEVAL_CLOCK,
+    P_MERITS,
+    REEVAL_CLOCKS,
+    MERIT_ESTIMATES,
     P_SPLIT_RULE,
     P_TAU,
     P_UPDATE,
@@ -87,6 +91,43 @@ _BOUND_NAMES = {
 }
 
 
+def reeval_sentence(r: dict) -> str:
+    """One sentence on an inner node's re-evaluation (``Explanation.path[i]["reeval"]``)."""
+    q, thr = r["quantity"], r["threshold"]
+    qs, ts = separated(q, thr)
+    if r["best"] == r["current"]:
+        why = f"the best attribute is still {r['current']}, so the split is kept"
+    elif r["outcome"] == "kept":
+        why = (
+            f"G(best) - G(current) = {qs} does not exceed epsilon = {ts}, so {r['current']} is kept"
+        )
+    else:
+        tie = " (a tie: epsilon < tau and the gap above tau / 2)" if not q > thr else ""
+        what = (
+            "the subtree would be killed"
+            if r["outcome"] == "killed"
+            else (f"the node would split on {r['best']} instead, with new leaves")
+        )
+        why = f"G(best) - G(current) = {qs} > epsilon = {ts}{tie}: {what}"
+    g = r.get("merit_label", "G")
+    return (
+        f"re-evaluation: current split {r['current']} ({g} = {r['g_current']:.4g}), best "
+        f"now {r['best']} ({g} = {r['g_best']:.4g}); {why}; next re-evaluation {r['next']}."
+    )
+
+
+def separated(a: float, b: float, digits: int = 3) -> tuple[str, str]:
+    """``a`` and ``b`` printed with the fewest significant digits (at least ``digits``) that
+    keep their order visible: 0.1420 and 0.1419, not 0.142 and 0.1419."""
+    if not (math.isfinite(a) and math.isfinite(b)) or a == b:
+        return f"{a:.{digits}g}", f"{b:.{digits}g}"
+    for n in range(digits, 17):
+        sa, sb = f"{a:.{n}g}", f"{b:.{n}g}"
+        if (float(sa) > float(sb)) == (a > b) and sa != sb:
+            return sa, sb
+    return repr(a), repr(b)
+
+
 @dataclass
 class Explanation:
     """Why a tree predicts what it predicts for one instance (see ``explain_one``)."""
@@ -126,6 +167,9 @@ class Explanation:
                 f"node {step['node']} (depth {step['depth']}, n={step['n']:g} at split): "
                 f"{step['test']} -> {step['outcome']}"
             )
+            r = step.get("reeval")
+            if r:
+                lines.append("  " + reeval_sentence(r))
         counts = ", ".join(f"{c:g}" for c in self.class_counts)
         proba = ", ".join(f"{p:.3f}" for p in self.proba)
         lines.append(
@@ -136,11 +180,17 @@ class Explanation:
             if cand is not None:
                 lines.append(f"  {tag} split: {cand['test']}, gain {cand['merit']:.5f}")
         if self.best is not None and self.best["merit"] < 0 and self.path:
+            effect = (
+                "so the margin between two candidates is unaffected"
+                if self.rule in ("", "best vs second best")
+                else f"which moves every candidate against the {self.rule.split(' vs ')[1]}, "
+                "whose gain is 0: the leaf waits until its own instances outweigh the estimate"
+            )
             lines.append(
                 "  (gains below 0: this leaf's class counts start from the estimate its "
                 "parent's split made for it, as in MOA, while the split statistics count "
                 "only the instances it has seen since; the estimate shifts every "
-                "candidate's gain by the same amount, so the margin is unaffected)"
+                f"candidate's gain by the same amount, {effect})"
             )
         if math.isfinite(self.epsilon):
             lines.append(f"  epsilon ({self.bound_name}) = {self.epsilon:.5f} at n = {self.n:g}")
@@ -182,6 +232,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
     #: (0: never)
     _reeval_rule = "best_vs_current"
     _reeval_period = 0
+    #: what counts the re-evaluation period: "node" (its own weight) or "tree" (MOA's EFDT)
+    _reeval_clock = "node"
+    #: the merit estimate the rules compare: "current" or "moa" (MOA's EFDT running sums)
+    _merits = "current"
     #: where numeric features may be cut: "gaussian" (MOA's equal steps) or "fixed"
     #: (``_fixed_cuts``: one sequence of candidate cut points per feature)
     _cut_policy = "gaussian"
@@ -190,6 +244,9 @@ class BaseTree(ClassifierMixin, BaseEstimator):
     _n_trees = 1
     #: constructor defaults that differ from BaseTree's (see the class docstring)
     _defaults: dict = {}
+    #: the learner's own constructor parameters and their defaults, after BaseTree's (keyword
+    #: only; stored as given, checked by the learner's ``_validated``)
+    _extra_params: dict = {}
 
     def __init__(
         self,
@@ -234,13 +291,23 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "__init__" in cls.__dict__ or not cls.__dict__.get("_defaults"):
+        if "__init__" in cls.__dict__ or not (
+            cls.__dict__.get("_defaults") or cls.__dict__.get("_extra_params")
+        ):
             return
         base = inspect.signature(BaseTree.__init__)
+        extra = dict(cls._extra_params)
+        clash = set(extra) & set(base.parameters)
+        if clash:
+            raise TypeError(f"{cls.__name__}._extra_params repeats BaseTree parameters {clash}")
         sig = base.replace(
             parameters=[
                 p.replace(default=cls._defaults.get(p.name, p.default))
                 for p in base.parameters.values()
+            ]
+            + [
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+                for name, default in extra.items()
             ]
         )
         unknown = set(cls._defaults) - set(base.parameters)
@@ -250,7 +317,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         def __init__(self, *args, **kwargs):
             bound = sig.bind(self, *args, **kwargs)
             bound.apply_defaults()
-            BaseTree.__init__(*bound.args, **bound.kwargs)
+            values = dict(bound.arguments)
+            for name in extra:
+                setattr(self, name, values.pop(name))
+            BaseTree.__init__(**values)
 
         __init__.__signature__ = sig
         __init__.__doc__ = BaseTree.__init__.__doc__
@@ -347,8 +417,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         p[P_C] = q.c
         p[P_BINARY_NOMINAL] = 1.0 if q.binary_nominal else 0.0
         p[P_UPDATE] = UPDATES[self._update]
-        p[P_REEVAL] = self._reeval_period
         p[P_REEVAL_RULE] = RULES[self._reeval_rule]
+        p[P_REEVAL_CLOCK] = REEVAL_CLOCKS[getattr(q, "reeval_clock", self._reeval_clock)]
+        p[P_MERITS] = MERIT_ESTIMATES[getattr(q, "merits", self._merits)]
+        p[P_REEVAL] = getattr(q, "reeval_period", self._reeval_period)
         p[P_CUTS] = CUT_POLICIES[self._cut_policy]
         nom_index = np.full(q.n_features, -1, np.int64)
         for m, col in enumerate(q.nominal_features):
@@ -812,6 +884,40 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
         return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
 
+    def _reeval_report(self, node: int) -> dict | None:
+        """At an inner node of a re-evaluating learner (EFDT): what a re-evaluation now would
+        compare and decide (the tree is not changed), and when the next one is due."""
+        T, C = self._state, self._config
+        period = float(C.params[P_REEVAL])
+        if period <= 0 or T.stats_slot[node] < 0 or T.kind[node] <= 0:
+            return None
+        d = self.n_features_in_
+        merits, cuts = np.empty(d), np.empty(d)
+        post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
+        outcome, best, eps, q, thr, g_best, g_cur = sp.explain_reevaluation(
+            T, C, node, merits, cuts, post
+        )
+        if C.params[P_REEVAL_CLOCK] == REEVAL_CLOCKS["tree"]:
+            t = int(T.meta[st.M_T])
+            nxt = (t // int(period) + 1) * int(period) + 1  # the instance whose t - 1 is a multiple
+            due = f"at the tree's instance {nxt:,} (every {period:g})"
+        else:
+            w = float(T.class_counts[node].sum())
+            due = f"after {max(0.0, period - (w - float(T.last_eval[node]))):g} more instances here"
+        verdict = {sp.REEVAL_KEEP: "kept", sp.REEVAL_KILL: "killed", sp.REEVAL_REPLACE: "replaced"}
+        return {
+            "current": self.feature_names_[int(T.feature[node])],
+            "best": "null split" if best < 0 else self.feature_names_[int(best)],
+            "g_best": float(g_best),
+            "g_current": float(g_cur),
+            "quantity": float(q),
+            "threshold": float(thr),
+            "epsilon": float(eps),
+            "outcome": verdict[int(outcome)],
+            "next": due,
+            "merit_label": "mean G" if C.params[P_MERITS] == MERIT_ESTIMATES["moa"] else "G",
+        }
+
     def _candidate(self, j: int, merits, cuts) -> dict:
         name = self.feature_names_[j]
         if j in self.nominal_features_ and self._p.binary_nominal:
@@ -851,6 +957,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
                     "test": self.describe_test(u),
                     "outcome": self.describe_test(u, b),
                     "branch": b,
+                    "reeval": self._reeval_report(u),
                 }
             )
         ex.leaf = int(node)
@@ -948,13 +1055,17 @@ class BaseTree(ClassifierMixin, BaseEstimator):
                 f"test, after {wait:g} more instances."
             )
         # NO_SPLIT_BOUND
+        qs, ts = separated(q, ex.threshold)
         lead = (
             f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the same gain"
             if ex.second is not None and reference == "second best" and q <= 1e-12
-            else f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}"
+            else f"the best split ({ex.best['test']}) beats the {reference} by {qs}"
+            if q >= 0
+            else f"the best split ({ex.best['test']}) falls short of the {reference} by "
+            f"{separated(-q, -ex.threshold)[0]}"
         )
         text = (
-            f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
+            f"Not split yet: {lead}, less than {level} = {ts}, and epsilon "
             f"is still above tau = {ex.tau:g}"
         )
         if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted

@@ -1,0 +1,247 @@
+"""EFDT (Hoeffding Anytime Tree), side by side: the workbench, MOA's ``trees.EFDT`` and River's
+``ExtremelyFastDecisionTreeClassifier``, with our Hoeffding tree beside them.
+
+Every learner sees the identical arrays, test-then-train over every instance, with 004's and
+MOA's parameters: grace period 200, re-evaluation every 2,000 instances, delta 1e-7, tau 0.05,
+information gain, adaptive naive Bayes leaves, Gaussian numeric observer with 10 split points,
+multiway nominal splits.  Streams: SEA (10% noise), RandomTree with 5 numeric attributes and 2
+classes, RandomTree with 5 nominal attributes of 5 values and 4 classes, Waveform-21 and
+Electricity.  Targets (issue 13):
+
+* prequential accuracy within 1 percentage point of MOA's EFDT on every stream;
+* throughput at least 3x MOA's EFDT and at least 100x River's on every stream;
+* our EFDT's CPU time at most 2.5x our Hoeffding tree's on the same stream.
+
+Timing is ``bench_hoeffding.py``'s (see its docstring): ours and MOA are timed in turn, run for
+run, best of ``--repeat``; MOA reads the stream from an ARFF file into Java memory once and runs
+its own prequential loop inside Java after JIT warm-up passes, so MOA's figure is its whole
+prequential loop (learner, evaluator, instance iteration) without parsing; River runs once in a
+plain Python loop over prepared ``dict`` rows.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_efdt.py            # full run, writes results/efdt.*
+    .venv/bin/python benchmarks/bench_efdt.py --quick    # small streams, a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+import bench_hoeffding as H  # noqa: E402
+
+C.ensure_repo_on_path()
+
+STREAMS = ("sea", "rt_numeric", "rt_nominal", "waveform", "electricity")
+LABELS = {
+    "sea": "SEA",
+    "rt_numeric": "RandomTree (5 numeric, 2 classes)",
+    "rt_nominal": "RandomTree (5 nominal x 5, 4 classes)",
+    "waveform": "Waveform-21",
+    "electricity": "Electricity",
+}
+FULL_N = {
+    "sea": 100_000,
+    "rt_numeric": 100_000,
+    "rt_nominal": 100_000,
+    "waveform": 30_000,
+    "electricity": None,
+}
+QUICK_N = {
+    "sea": 10_000,
+    "rt_numeric": 10_000,
+    "rt_nominal": 10_000,
+    "waveform": 3_000,
+    "electricity": 10_000,
+}
+REEVAL = 2000
+LEARNERS = ("ours", "ours_ht", "moa", "river")
+NAMES = {"ours": "ours (EFDT)", "ours_ht": "ours (HT)", "moa": "MOA EFDT", "river": "River EFDT"}
+
+TARGET_ACC_PP = 1.0
+TARGET_VS_MOA = 3.0
+TARGET_VS_RIVER = 100.0
+TARGET_CPU_VS_HT = 2.5
+
+
+def load_stream(name: str, n: int | None, seed: int):
+    from workbench import streams
+
+    if name == "rt_numeric":
+        X, y, info = streams.random_tree(
+            n, seed=seed, n_classes=2, n_nominal=0, n_numeric=5, return_info=True
+        )
+    elif name == "rt_nominal":
+        X, y, info = streams.random_tree(
+            n, seed=seed, n_classes=4, n_nominal=5, n_numeric=0, n_values=5, return_info=True
+        )
+    else:
+        return H.load_stream(name, n, seed)
+    return np.ascontiguousarray(X, np.float64), np.ascontiguousarray(y, np.int64), info
+
+
+def run_stream(name, n, args, runner, runner_error) -> dict:
+    X, y, info = load_stream(name, n, args.seed)
+    print(f"[{LABELS[name]}] n={len(y):,} d={X.shape[1]}", flush=True)
+    prepared, out = {}, {}
+    tag = f"efdt_{name}_n{len(y)}_seed{args.seed}"
+    for lrn in ("ours", "ours_ht", "moa"):
+        if lrn not in args.only:
+            continue
+        try:
+            if lrn == "ours":
+                prepared[lrn] = H.prepare_ours(
+                    X, y, info, "EFDT", {"min_samples_reevaluate": REEVAL}
+                )
+            elif lrn == "ours_ht":
+                prepared[lrn] = H.prepare_ours(X, y, info)
+            elif runner is None:
+                raise RuntimeError(runner_error)
+            else:
+                cli = C.moa_hoeffding_cli(**H.PARAMS, learner=f"trees.EFDT -R {REEVAL}")
+                prepared[lrn] = H.prepare_moa(
+                    runner, X, y, info, tag, args.moa_warmup_instances, cli=cli
+                )
+        except Exception as exc:
+            traceback.print_exc()
+            out[lrn] = {"error": f"{type(exc).__name__}: {exc}"}
+    for lrn, runs in H.run_interleaved(prepared, args.repeat).items():
+        out[lrn] = H._summarise(runs, len(y), extra=prepared[lrn][1])
+    if "river" in args.only:
+        try:
+            out["river"] = H.run_river(
+                X,
+                y,
+                info,
+                1,
+                "ExtremelyFastDecisionTreeClassifier",
+                {"min_samples_reevaluate": REEVAL},
+            )
+        except Exception as exc:
+            traceback.print_exc()
+            out["river"] = {"error": f"{type(exc).__name__}: {exc}"}
+    for lrn, r in out.items():
+        if "error" in r:
+            print(f"  {NAMES[lrn]:12s} ERROR {r['error']}", flush=True)
+        else:
+            print(
+                f"  {NAMES[lrn]:12s} acc {100 * r['accuracy']:.2f}%  {r['inst_per_s']:>11,.0f} "
+                f"inst/s  cpu {r['cpu_seconds']:.3f} s  leaves {r['n_leaves']}",
+                flush=True,
+            )
+    return out
+
+
+def report(results: dict, meta: dict, args) -> tuple[str, dict]:
+    def get(s, lrn, key):
+        r = results[s].get(lrn)
+        return None if not isinstance(r, dict) or "error" in r else r.get(key)
+
+    rows, checks = [], []
+    for s in results:
+        acc = {lrn: get(s, lrn, "accuracy") for lrn in LEARNERS}
+        rate = {lrn: get(s, lrn, "inst_per_s") for lrn in LEARNERS}
+        cpu = {lrn: get(s, lrn, "cpu_seconds") for lrn in LEARNERS}
+        vs_moa = rate["ours"] / rate["moa"] if rate["ours"] and rate["moa"] else None
+        vs_river = rate["ours"] / rate["river"] if rate["ours"] and rate["river"] else None
+        vs_ht = cpu["ours"] / cpu["ours_ht"] if cpu["ours"] and cpu["ours_ht"] else None
+        dpp = 100 * (acc["ours"] - acc["moa"]) if acc["ours"] is not None and acc["moa"] else None
+        rows.append(
+            [LABELS[s], f"{results[s]['n']:,}"]
+            + [C.fmt_pct(acc[lrn]) for lrn in ("ours", "moa", "river", "ours_ht")]
+            + [C.fmt_rate(rate[lrn]) for lrn in ("ours", "moa", "river")]
+            + [C.fmt_ratio(vs_moa), C.fmt_ratio(vs_river), C.fmt_ratio(vs_ht)]
+        )
+        for what, value, ok in (
+            ("accuracy - MOA (pp)", dpp, dpp is not None and abs(dpp) <= TARGET_ACC_PP),
+            ("throughput vs MOA", vs_moa, vs_moa is not None and vs_moa >= TARGET_VS_MOA),
+            ("throughput vs River", vs_river, vs_river is not None and vs_river >= TARGET_VS_RIVER),
+            ("CPU time vs our HT", vs_ht, vs_ht is not None and vs_ht <= TARGET_CPU_VS_HT),
+        ):
+            shown = "n/a" if value is None else f"{value:+.2f}" if "pp" in what else f"{value:.2f}"
+            checks.append((LABELS[s], what, shown, "pass" if ok else "MISS"))
+    headers = [
+        "stream",
+        "n",
+        "acc ours",
+        "acc MOA",
+        "acc River",
+        "acc our HT",
+        "ours inst/s",
+        "MOA inst/s",
+        "River inst/s",
+        "vs MOA",
+        "vs River",
+        "CPU EFDT/HT",
+    ]
+    lines = [
+        "# EFDT side by side (bench_efdt.py)",
+        "",
+        *C.machine_lines(meta),
+        "",
+        f"Command: `python benchmarks/bench_efdt.py {args.argv}`",
+        "",
+        "Grace period 200, re-evaluation every 2,000, delta 1e-7, tau 0.05, information gain, "
+        "adaptive naive Bayes leaves, 10 Gaussian split points. MOA's figure is its whole "
+        "prequential loop inside Java (learner, evaluator, iteration over instances held in "
+        "memory), after JIT warm-up; River: one run in a Python loop over prepared dict rows.",
+        "",
+        C.markdown_table(headers, rows),
+        "",
+        C.markdown_table(["stream", "target", "measured", "verdict"], [list(c) for c in checks]),
+    ]
+    n_pass = sum(c[3] == "pass" for c in checks)
+    lines += ["", f"{n_pass} of {len(checks)} targets pass."]
+    return "\n".join(lines) + "\n", {"results": results, "machine": meta, "checks": checks}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="small streams, a smoke test")
+    p.add_argument("--streams", default=",".join(STREAMS))
+    p.add_argument("--only", default=",".join(LEARNERS))
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--moa-warmup-instances", type=int, default=1_000_000)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    args.argv = " ".join(sys.argv[1:] if argv is None else argv)
+    args.streams = [s for s in args.streams.split(",") if s]
+    args.only = [s for s in args.only.split(",") if s]
+    meta = C.machine_info(with_java="moa" in args.only)
+    runner, runner_error = None, None
+    if "moa" in args.only:
+        try:
+            runner = C.MoaRunner()
+        except Exception as exc:
+            runner_error = f"MOA unavailable ({type(exc).__name__}: {exc})"
+            print(runner_error, flush=True)
+    sizes = QUICK_N if args.quick else FULL_N
+    results = {}
+    t0 = time.perf_counter()
+    for s in args.streams:
+        results[s] = run_stream(s, sizes[s], args, runner, runner_error)
+        results[s]["n"] = next(
+            (r["n"] for r in results[s].values() if isinstance(r, dict) and "n" in r), 0
+        )
+    meta["loadavg_end"] = C.loadavg()
+    meta["wall_seconds"] = time.perf_counter() - t0
+    markdown, data = report(results, meta, args)
+    full = not args.quick and set(args.only) == set(LEARNERS) and set(args.streams) == set(STREAMS)
+    C.write_results(
+        "efdt" if full else "efdt_partial", markdown, data, C.RESULTS if full else C.TMP
+    )
+    print()
+    print(markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
