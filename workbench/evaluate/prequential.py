@@ -134,6 +134,9 @@ def prequential(
     from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
     from ..core.engine import N_ACTIVE
 
+    if hasattr(model, "_is_set_up") and not model._is_set_up() and len(y) > 0:
+        # the evaluator holds the whole stream: its labels are the classes, as fit's are
+        model.prepare(X, classes=np.unique(np.asarray(y)))
     X, y = model._check_Xy(X, y)
     n = X.shape[0]
     if n_points < 1 or window < 1:
