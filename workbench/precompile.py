@@ -43,6 +43,15 @@ def trees() -> None:
         Xn,
         yn,
     )
+    # EFDT: the path-update variant of the loop, re-evaluation, its explanation
+    efdt = learners.EFDT(3, 2, grace_period=50, min_samples_reevaluate=100)
+    evaluate.prequential(efdt, X, y)
+    efdt.explain_one(X[0])
+    evaluate.prequential(
+        learners.EFDT(Xn.shape[1], 2, grace_period=50, nominal_features=info.nominal_features),
+        Xn,
+        yn,
+    )
     Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)

@@ -164,7 +164,8 @@ class Explanation:
         lines = []
         for step in self.path:
             lines.append(
-                f"node {step['node']} (depth {step['depth']}, n={step['n']:g} at split): "
+                f"node {step['node']} (depth {step['depth']}, n={step['n']:g} "
+                f"{'so far' if step.get('reeval') else 'at split'}): "
                 f"{step['test']} -> {step['outcome']}"
             )
             r = step.get("reeval")
