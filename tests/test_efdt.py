@@ -160,3 +160,22 @@ def test_accuracy_within_one_point_of_moa_efdt(stream, tmp_path):
         learners.EFDT(nominal_features=info.nominal_features or ()), X, y
     ).accuracy
     assert abs(ours - moa["accuracy"]) < 0.01, (ours, moa["accuracy"])
+
+
+def test_the_stepper_reports_replaced_splits_as_they_happen():
+    from workbench import viz
+
+    X, y = _two_concepts(10_000, 110_000)
+    s = viz.TreeStepper(lambda **p: learners.EFDT(3, 2, **p), X, y, k=2000)
+    for _ in range(60):
+        s.step(2000)
+    roots = [e for e in s.edits if e["node"] == s.model.root]
+    assert roots and roots[-1]["edit"] == "replaced" and roots[-1]["old"] == "x0"
+    assert roots[-1]["t"] == s.model.tree.t_split[s.model.root]
+    assert "replaced" in s.instance_html()
+    # nothing inside a discarded subtree is reported on its own
+    assert len({e["node"] for e in s.edits}) == len(s.edits)
+    ht = viz.TreeStepper(lambda **p: learners.HoeffdingTree(3, 2, **p), X, y, k=2000)
+    for _ in range(60):
+        ht.step(2000)
+    assert ht.edits == []

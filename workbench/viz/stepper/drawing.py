@@ -13,6 +13,28 @@ from ..svgchart import line_chart
 from ..view import TREE_CSS
 
 
+def edits_html(edits: list[dict], last: int = 3) -> str:
+    """The latest splits a re-evaluation replaced or killed, newest first."""
+    items = []
+    for e in reversed(edits[-last:]):
+        if e["edit"] == "replaced":
+            what = (
+                f"↻ node {e['node']} <b>replaced</b> its split on {escape(e['old'])} by "
+                f"{escape(e['new'])} (its old subtree discarded, new leaves below)"
+            )
+        else:
+            what = (
+                f"✂ node {e['node']} <b>killed</b>: its split on {escape(e['old'])} and "
+                "the subtree below are gone, the node is a leaf again"
+            )
+        items.append(f"<li>t={e['t']:,}: {what}</li>")
+    more = f" ({len(edits)} in all)" if len(edits) > last else ""
+    return (
+        f"<div class='wb-edits'>re-evaluations that changed the tree{more}:"
+        f"<ul>{''.join(items)}</ul></div>"
+    )
+
+
 def _fmt_int(v) -> str:
     return f"{int(v):,}"
 
@@ -140,6 +162,8 @@ class _Drawing:
                 f"{escape(node_test(T, u, self.feature_names, self.category_names))}"
                 f" at t={_fmt_int(when)}"
             )
+        if self.edits:
+            parts.append(edits_html(self.edits))
         leaves = model.n_leaves
         parts.append(
             f"<div class='wb-treestats' data-leaves='{leaves}'>{leaves} "

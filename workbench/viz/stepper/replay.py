@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .edits import find_edits, structure
+
 from ... import evaluate
 from ...core.dot import node_test
 from ...core.state import LEAF
@@ -210,6 +212,8 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         self._snapshots: dict = {}
         self._focus = None
         self.last: LastInstance | None = None
+        #: splits replaced or killed while stepping (EFDT's re-evaluations), oldest first
+        self.edits: list[dict] = []
 
     @classmethod
     def compare(cls, steppers, **kwargs) -> "Compare":
@@ -240,12 +244,13 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         if k <= 0:
             return self
         t0 = time.perf_counter()
+        before, m_before = structure(self.model.tree), self.model.n_seen
         if k == 1:
             self._step_one()
         else:
-            m_before = self.model.n_seen
             self._advance(self.t, self.t + k)
             self._after_jump(m_before)
+        self._note_edits(before, m_before)
         t1 = time.perf_counter()
         self.redraw()
         t2 = time.perf_counter()
@@ -255,6 +260,16 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             "step_ms": (t2 - t0) * 1e3,
         }
         return self
+
+    def _note_edits(self, before: dict, m_before: int) -> None:
+        """Record the splits this step replaced or killed (re-evaluating learners, EFDT)."""
+        found = find_edits(
+            before, self.model.tree, m_before, self.feature_names, self.category_names
+        )
+        learned = self._learned()
+        for e in found:
+            e["t"] = self._stream_time(e["t"], learned)
+        self.edits.extend(found)
 
     def run_to(self, t: int) -> "TreeStepper":
         """Go to position t (replaying from the start if t is behind)."""
