@@ -20,7 +20,14 @@ from .figures import (
     real_runs,
     real_summary,
 )
-from .lemmas import convergence, dt_star, lemma_3_1, lemma_3_1_table, plot_convergence
+from .lemmas import (
+    convergence,
+    convergence_reading,
+    dt_star,
+    lemma_3_1,
+    lemma_3_1_table,
+    plot_convergence,
+)
 
 __all__ = [
     "COLOR",
@@ -45,6 +52,7 @@ __all__ = [
     "real_runs",
     "real_summary",
     "convergence",
+    "convergence_reading",
     "dt_star",
     "lemma_3_1",
     "lemma_3_1_table",

@@ -45,8 +45,8 @@ def claims_table(
             f"{efdt_gain.max():.2f} pp ({'004 sets' if len(paper) else 'Electricity, Adult'})",
         )
     )
-    ratio = rt_long["last-window ratio VFDT/EFDT"]
-    floor = rt_long["EFDT error-free in last window"]
+    # the quantity 004's Figure 14 plots: prequential (cumulative) error since the start
+    ratio = rt_long["VFDT error"] / rt_long["EFDT error"]
     rows.append(
         (
             "Fig. 14: after many instances EFDT's error is an order of magnitude lower",
@@ -55,10 +55,10 @@ def claims_table(
             else "partly"
             if ratio.max() >= 10
             else "not at this length",
-            "VFDT/EFDT error over the last window, 2-5 classes: "
-            + ", ".join(f"{'>= ' if f else ''}{r:.1f}x" for r, f in zip(ratio, floor))
-            + f" ('>=': EFDT made no error there) at {int(rt_long.attrs.get('n', 0)):,} "
-            "instances, one stream per class count; the paper ran 100 million",
+            "VFDT/EFDT prequential error at the end, 2-5 classes: "
+            + ", ".join(f"{r:.1f}x" for r in ratio)
+            + f" at {int(rt_long.attrs.get('n', 0)):,} instances, one stream per class count "
+            "(the paper: 100 million)",
         )
     )
     cpu = list(rt["CPU ratio EFDT/VFDT"]) + list(real["CPU ratio EFDT/VFDT"])
