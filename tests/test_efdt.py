@@ -1,14 +1,13 @@
 """EFDT (004's Hoeffding Anytime Tree): MOA's bookkeeping, re-evaluation clock and rules, the
 explanations, bad input, and (with the bench extra) accuracy against MOA's own EFDT."""
 
-import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from _moa import moa_jar
 from workbench import evaluate, learners, streams
 from workbench.core import split as sp
 from workbench.core import state as st
@@ -133,16 +132,8 @@ def test_nominal_and_multiclass_streams():
             u = T.parent[u]
 
 
-def _moa_jar():
-    spec = importlib.util.find_spec("capymoa")
-    if spec is None or not spec.submodule_search_locations or shutil.which("java") is None:
-        return None
-    jar = Path(list(spec.submodule_search_locations)[0]) / "jar" / "moa.jar"
-    return jar if jar.exists() else None
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(_moa_jar() is None, reason="needs CapyMOA's moa.jar and java (the bench extra)")
+@pytest.mark.skipif(moa_jar() is None, reason="needs CapyMOA's moa.jar and java (the bench extra)")
 @pytest.mark.parametrize("stream", ["sea", "electricity"])
 def test_accuracy_within_one_point_of_moa_efdt(stream, tmp_path):
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -155,7 +146,7 @@ def test_accuracy_within_one_point_of_moa_efdt(stream, tmp_path):
     arff = tmp_path / f"{stream}.arff"
     C.write_arff(arff, X, y, info)
     cli = C.moa_hoeffding_cli(learner="trees.EFDT -R 2000")
-    moa = C.moa_cli_prequential(arff, cli, len(y), _moa_jar(), stream)
+    moa = C.moa_cli_prequential(arff, cli, len(y), moa_jar(), stream)
     ours = evaluate.prequential(
         learners.EFDT(nominal_features=info.nominal_features or ()), X, y
     ).accuracy

@@ -7,11 +7,7 @@ are deterministic and would fail if a generator's noise rate, class balance or m
 from __future__ import annotations
 
 import gzip
-import importlib
-import importlib.util
-import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
+from _moa import moa_jar
 from workbench import streams
 from workbench.streams._java_random import JavaRandom
 from workbench.streams.random_tree import grow_random_tree
@@ -400,16 +397,8 @@ def test_random_tree_grows_the_same_tree_as_moa(tmp_path, text, options):
     np.testing.assert_array_equal(tree.predict(X), y)
 
 
-def _moa_jar() -> Path | None:
-    spec = importlib.util.find_spec("capymoa")
-    if spec is None or not spec.submodule_search_locations or shutil.which("java") is None:
-        return None
-    jar = Path(list(spec.submodule_search_locations)[0]) / "jar" / "moa.jar"
-    return jar if jar.exists() else None
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(_moa_jar() is None, reason="needs CapyMOA's moa.jar and java (the bench extra)")
+@pytest.mark.skipif(moa_jar() is None, reason="needs CapyMOA's moa.jar and java (the bench extra)")
 def test_random_tree_matches_moa_on_a_long_stream(tmp_path):
     out = tmp_path / "rt.arff"
     task = (
@@ -417,7 +406,7 @@ def test_random_tree_matches_moa_on_a_long_stream(tmp_path):
         f"-l 4 -f 0.25) -f {out} -m 5000"
     )
     subprocess.run(
-        ["java", "-cp", str(_moa_jar()), "moa.DoTask", task], check=True, capture_output=True
+        ["java", "-cp", str(moa_jar()), "moa.DoTask", task], check=True, capture_output=True
     )
     X, y = streams.read_arff(out)
     tree = grow_random_tree(

@@ -411,6 +411,22 @@ def current_merit(T, C, node, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def reevaluation_outcome(T, C, node, best, g_best, g_cur, eps):
+    """The re-evaluation rule (``P_REEVAL_RULE``) on the best's and the current split's merits:
+    (outcome ``REEVAL_*``, best, eps, quantity, threshold)."""
+    rule = int(C.params[P_REEVAL_RULE])
+    quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
+    tau = C.params[P_TAU]
+    verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
+    if verdict == BY_MARGIN or verdict == BY_TIE:
+        if best < 0:
+            return REEVAL_KILL, best, eps, quantity, threshold
+        if best != T.feature[node]:
+            return REEVAL_REPLACE, best, eps, quantity, threshold
+    return REEVAL_KEEP, best, eps, quantity, threshold
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def reevaluate_decision(T, C, node, merits, cuts, post):
     """HATT's ReEvaluateBestSplit at an inner node (rule ``P_REEVAL_RULE``): the best of the
     attributes and the null split (gain 0) against the current split.
@@ -436,16 +452,7 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
     if b1 >= 0 and merits[b1] > NULL_GAIN:
         best = b1
         g_best = merits[b1]
-    rule = int(C.params[P_REEVAL_RULE])
-    quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
-    tau = C.params[P_TAU]
-    verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
-    if verdict == BY_MARGIN or verdict == BY_TIE:
-        if best < 0:
-            return REEVAL_KILL, best, eps, quantity, threshold
-        if best != T.feature[node]:
-            return REEVAL_REPLACE, best, eps, quantity, threshold
-    return REEVAL_KEEP, best, eps, quantity, threshold
+    return reevaluation_outcome(T, C, node, best, g_best, g_cur, eps)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -467,16 +474,7 @@ def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
         best = b
         g_best = mean_merit(T, node, b)
     g_cur = mean_merit(T, node, T.feature[node])
-    rule = int(C.params[P_REEVAL_RULE])
-    quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
-    tau = C.params[P_TAU]
-    verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
-    if verdict == BY_MARGIN or verdict == BY_TIE:
-        if best < 0:
-            return REEVAL_KILL, best, eps, quantity, threshold
-        if best != T.feature[node]:
-            return REEVAL_REPLACE, best, eps, quantity, threshold
-    return REEVAL_KEEP, best, eps, quantity, threshold
+    return reevaluation_outcome(T, C, node, best, g_best, g_cur, eps)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
