@@ -71,15 +71,18 @@ def claims_table(
             f"{len(cpu)} runs (CPU of tiny runs is noisy)",
         )
     )
+    from .figures import drift_recovery
+
     curves, switched, n1 = drift
+    rec = drift_recovery(curves, n1).set_index("learner")
+    e, v = rec.iloc[:, 0]["EFDT"], rec.iloc[:, 0]["VFDT"]
     rows.append(
         (
             "EFDT has some inbuilt tolerance to drift",
-            "supported, slowly" if switched else "not seen",
-            f"after a switch of concept at {n1:,}, EFDT's root moved to the new attribute "
-            f"at instance {switched:,}"
-            if switched
-            else "EFDT's root kept the old attribute to the end of the run",
+            "EFDT recovers faster" if e < 0.8 * v else "no better than VFDT here",
+            f"after a switch of concept at {n1:,}: mean window error over the next 20,000 "
+            f"EFDT {e:.4f}, VFDT {v:.4f}; EFDT's root moved to the new attribute at "
+            + (f"{switched:,}" if switched else "no point of the run"),
         )
     )
     l1 = lemma31[(lemma31["re-evaluation period"] == 1) & (lemma31["merit estimate"] == "current")]

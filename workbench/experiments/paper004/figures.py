@@ -90,7 +90,7 @@ def plot_random_tree(curves: pd.DataFrame, runs: pd.DataFrame, title: str, log_y
     gives CPU seconds T (mean per run) and total error E, as 004's Figure 1 does."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     cmap = plt.get_cmap("viridis")
     for ax, learner in zip(axes, LEARNERS):
         for i, k in enumerate(CLASSES):
@@ -109,7 +109,10 @@ def plot_random_tree(curves: pd.DataFrame, runs: pd.DataFrame, title: str, log_y
         if log_y:
             ax.set_yscale("log")
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper right", fontsize=8)
+        # below the panel: the lines fill the upper right, where a legend inside would sit
+        ax.legend(
+            loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False
+        )
     axes[0].set_ylabel("prequential error (cumulative)")
     fig.suptitle(title)
     fig.tight_layout()
@@ -295,3 +298,20 @@ def drift_run(n1: int = 10_000, n2: int = 150_000, seed: int = 0):
         if learner == "EFDT" and model.tree.feature[model.root] == 1:
             switched = int(model.tree.t_split[model.root])
     return pd.concat(curves, ignore_index=True), switched, n1
+
+
+def drift_recovery(curves: pd.DataFrame, n1: int, span: int = 20_000) -> pd.DataFrame:
+    """Mean sliding-window error of each learner over the ``span`` instances after the change,
+    and the first instance after it at which its window error is back below 1%."""
+    rows = []
+    for learner, c in curves.groupby("learner"):
+        after = c[(c.t > n1) & (c.t <= n1 + span)]
+        back = c[(c.t > n1 + 2000) & (c.window_error < 0.01)]
+        rows.append(
+            {
+                "learner": learner,
+                f"mean error, {span:,} after": after.window_error.mean(),
+                "back below 1% at": int(back.t.iloc[0]) if len(back) else None,
+            }
+        )
+    return pd.DataFrame(rows)

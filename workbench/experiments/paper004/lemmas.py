@@ -144,8 +144,9 @@ def convergence(fast: bool | None = None, checkpoints: int = 12, progress: bool 
 def plot_convergence(df: pd.DataFrame):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-    for ax, col, title in zip(axes, ("root", "level1"), ("root", "level-1 nodes")):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    titles = ("the root carries DT*'s attribute", "level-1 nodes carry DT*'s attributes")
+    for ax, col, title in zip(axes, ("root", "level1"), titles):
         for learner in VARIANTS:
             g = df[df.learner == learner].groupby("n")[col]
             m, k = g.mean(), g.count()
@@ -162,11 +163,12 @@ def plot_convergence(df: pd.DataFrame):
             )
         ax.set_xscale("log")
         ax.set_xlabel("instances n")
-        ax.set_title(f"P(the {title} carry DT*'s attribute)")
+        ax.set_title(title)
         ax.grid(alpha=0.3)
-        ax.legend(loc="lower right")
     axes[0].set_ylabel("share of streams (95% band)")
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
