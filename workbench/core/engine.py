@@ -30,7 +30,7 @@ A_DDM = 2         # 0: no drift detection, 1: DDM on every labelled instance, 2:
 A_DDM_MIN = 3     # DDM's minimum number of instances
 A_DDM_STRICT = 4  # 1: MOA's strict comparisons
 N_ACTIVE = 5
-N_SPARAMS_MAX = 4
+N_SPARAMS_MAX = 5
 
 
 @njit(cache=True)
@@ -177,7 +177,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
             labelled, from_random = query_label(class_counts, code, budget, counters, sparams,
-                                                sstate, rng, leaf, conf)
+                                                sstate, rng, leaf, conf, out)
             if not labelled:
                 if want_leaves:
                     countdown = sample_leaves(meta, leaves, countdown, every, i)

@@ -2,6 +2,7 @@
 
 from .base import BaseTree, Explanation
 from .ctree import CorrHTree, CTree
+from .frugal import FrugalHoeffdingTree
 from .hoeffding import HoeffdingTree
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree"]
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree", "FrugalHoeffdingTree"]
