@@ -87,7 +87,7 @@ def var_uncertainty_query(rng, sparams, sstate, confidence, randomised):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_two_margin(proba):
     """p1 - p2: the largest class probability minus the second largest (003's margin)."""
     p1 = -np.inf
@@ -102,6 +102,12 @@ def top_two_margin(proba):
     return p1 - p2
 
 
+@njit(cache=True, inline="always")
+def frugal_query(sparams, margin):
+    """003's rule: ask when the margin p1 - p2 is below alpha (strictly, as printed)."""
+    return margin < sparams[S_ALPHA]
+
+
 @njit(cache=True)
 def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t, margin=1.0):
     """Ask for the label of the current instance?  Returns (query, from the random sub-stream).
@@ -112,7 +118,7 @@ def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t, margin=1.0
     margin      p1 - p2, the prediction's two largest class probabilities (Frugal)
     """
     if code == FRUGAL:
-        return margin < sparams[S_ALPHA], False
+        return frugal_query(sparams, margin), False
     if code == RANDOM:
         return uniform(rng) <= budget, True
     if code == VAR_UNCERTAINTY:

@@ -48,8 +48,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide,
-                                 top_two_margin)
+from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, FRUGAL, decide,
+                                 frugal_query, top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
 from .params import LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL
@@ -326,15 +326,20 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
     labelled = control_code < 0
     from_random = True
     if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
-        m_leaf = 0.0
-        top_count = 0.0
-        for k in range(class_counts.shape[1]):
-            m_leaf += class_counts[leaf, k]
-            if class_counts[leaf, k] > top_count:
-                top_count = class_counts[leaf, k]
-        gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
-        labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
-                                       m_leaf, float(counters[C_SEEN]), top_two_margin(probs))
+        if control_code == FRUGAL:
+            # 003's rule needs only the prediction's margin: decided here, without the call
+            labelled = frugal_query(sparams, top_two_margin(probs))
+            from_random = False
+        else:
+            m_leaf = 0.0
+            top_count = 0.0
+            for k in range(class_counts.shape[1]):
+                m_leaf += class_counts[leaf, k]
+                if class_counts[leaf, k] > top_count:
+                    top_count = class_counts[leaf, k]
+            gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
+            labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf,
+                                           gap, m_leaf, float(counters[C_SEEN]))
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
     release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +

@@ -11,6 +11,9 @@ reproduction.
 ``paper000``   De Rosa & Cesa-Bianchi, *Confidence Decision Trees via Online and Active
                Learning*: impurities, Theorems 1-5 by Monte Carlo, eq. (7) and (10),
                Figures 3, 4 and 5 (C-Tree, H-Tree, CorrH-Tree, the ACTIVE strategies).
+``paper003``   Izenov, *Reducing labeling complexity in streaming data mining* (Frugal
+               Hoeffding tree): the Weather example, eq. (7), the Frugal rule, Tables
+               3-5, Figures 4-15, and the Frugal rule against 000's strategies.
 =============  =====================================================================
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000",)
+_SUBMODULES = ("paper000", "paper003")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())
