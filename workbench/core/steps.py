@@ -48,7 +48,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, FRUGAL, decide,
+from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide,
                                  frugal_query, top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
@@ -326,25 +326,38 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
     labelled = control_code < 0
     from_random = True
     if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
-        if control_code == FRUGAL:
-            # 003's rule needs only the prediction's margin: decided here, without the call
-            labelled = frugal_query(sparams, top_two_margin(probs))
-            from_random = False
-        else:
-            m_leaf = 0.0
-            top_count = 0.0
-            for k in range(class_counts.shape[1]):
-                m_leaf += class_counts[leaf, k]
-                if class_counts[leaf, k] > top_count:
-                    top_count = class_counts[leaf, k]
-            gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
-            labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf,
-                                           gap, m_leaf, float(counters[C_SEEN]))
+        m_leaf = 0.0
+        top_count = 0.0
+        for k in range(class_counts.shape[1]):
+            m_leaf += class_counts[leaf, k]
+            if class_counts[leaf, k] > top_count:
+                top_count = class_counts[leaf, k]
+        gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
+        labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
+                                       m_leaf, float(counters[C_SEEN]), top_two_margin(probs))
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
     release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +
             rng.shape[0] + probs.shape[0])
     return labelled, from_random
+
+
+@inline
+def frugal_label(counters, control_code, budget, sparams, probs):
+    """ACTIVE setting with 003's Frugal rule (``p1 - p2 < alpha`` on the prediction's
+    probabilities ``probs``), a rule with no state and no random numbers: the kernel runs this
+    step instead of :func:`query_label` when it gets no random state (``rng=None``), and is then
+    compiled without the strategy call, whose mere presence in the loop costs a quarter of the
+    FULL loop's time (its array arguments keep their reference counts).  Same budget rule and
+    counters as :func:`query_label`.  Returns (labelled, False)."""
+    counters[C_SEEN] += 1
+    labelled = control_code < 0
+    if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+        labelled = frugal_query(sparams, top_two_margin(probs))
+    if labelled and control_code >= 0:
+        counters[C_QUERIED] += 1
+    release(counters.shape[0] + sparams.shape[0] + probs.shape[0])
+    return labelled, False
 
 
 @inline

@@ -130,7 +130,7 @@ def prequential(
     n_points         how many points the curves have (at most one per instance)
     window           width of the sliding window of ``window_curve``
     """
-    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
+    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS, FRUGAL
     from ..core.engine import N_ACTIVE
 
     X, y = model._check_Xy(X, y)
@@ -175,7 +175,11 @@ def prequential(
             control,
             strat.params if strat else np.zeros(4),
             strat.state if strat else np.ones(1),
-            strat.rng if strat else np.zeros(4, np.uint64),
+            # 003's Frugal rule has no random state: None compiles the loop without the
+            # strategy call (workbench.core.steps.frugal_label)
+            None
+            if strat is not None and strat.code == FRUGAL
+            else (strat.rng if strat else np.zeros(4, np.uint64)),
             ddm,
             counters,
             queried,

@@ -6,7 +6,7 @@ Every runner returns a tidy ``pandas.DataFrame`` and takes its sizes from the mo
 runs.  Plot helpers take those frames and return a matplotlib figure.
 
 =================================  ==========================================================
-Table 1-2, Figures 1-3 (Weather)   ``weather``: :func:`weather`, :func:`gain_table`,
+Table 1-2, Figures 1-3 (Weather)   ``weather``: :func:`weather_table`, :func:`gain_table`,
                                    :func:`id3`, :func:`draw_tree`, :func:`hoeffding_weather`
 eq. (7) and the split rule         ``hoeffding_bound``: :func:`epsilon_table`,
                                    :func:`plot_epsilon`, :func:`rule_check`
@@ -44,7 +44,7 @@ from .query_region import widget as region_widget
 from .table_3_5 import availability, experiment_1
 from .table_3_5 import summary as table_summary
 from .table_3_5 import verdict as table_verdict
-from .weather import draw_tree, gain_table, hoeffding_weather, id3, tree_dot, weather
+from .weather import draw_tree, gain_table, hoeffding_weather, id3, tree_dot, weather_table
 
 __all__ = [
     "FAST",
@@ -82,5 +82,5 @@ __all__ = [
     "hoeffding_weather",
     "id3",
     "tree_dot",
-    "weather",
+    "weather_table",
 ]

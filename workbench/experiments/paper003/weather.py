@@ -34,7 +34,7 @@ PRINTED_H_ROOT = 0.94
 PRINTED_H_OUTLOOK = 0.69
 
 
-def weather() -> pd.DataFrame:
+def weather_table() -> pd.DataFrame:
     """Table 1 as a DataFrame of categorical columns (class column ``Play Golf``)."""
     df = pd.DataFrame(TABLE_1, columns=[*ATTRIBUTES, "Play Golf"])
     return df.astype("category")
@@ -59,7 +59,7 @@ def gain_table(rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """Table 2 recomputed: H(node), H(node | A) (eq. 5) and G(node, A) = H(node) - H(node | A)
     (eq. 6) of every attribute, in bits, with the workbench's criteria (``entropy_bits`` and the
     kernels' ``split_merit``), next to the thesis's printed gain."""
-    rows = weather() if rows is None else rows
+    rows = weather_table() if rows is None else rows
     out = []
     for a in ATTRIBUTES:
         pre, post, values = _counts(rows, a)
@@ -86,7 +86,7 @@ def id3(rows: pd.DataFrame | None = None, depth: int = 0) -> dict:
     """The tree of Figures 1-3: split on the attribute of largest information gain
     (:func:`gain_table`) until a node is pure.  Nested dicts: ``{"counts", "attribute",
     "gain", "children": {value: subtree}}``."""
-    rows = weather() if rows is None else rows
+    rows = weather_table() if rows is None else rows
     counts = {c: int((rows["Play Golf"] == c).sum()) for c in ("No", "Yes")}
     node = {"counts": counts, "n": len(rows)}
     if min(counts.values()) == 0:
@@ -193,7 +193,7 @@ def hoeffding_weather(passes: int = 20):
     attempt): it grows the tree of Figure 3.  Returns the fitted model."""
     from ...learners import HoeffdingTree
 
-    df = weather()
+    df = weather_table()
     X = pd.concat([df[list(ATTRIBUTES)]] * passes, ignore_index=True)
     y = np.tile((df["Play Golf"] == "Yes").to_numpy().astype(int), passes)
     model = HoeffdingTree(
