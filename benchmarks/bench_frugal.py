@@ -68,7 +68,7 @@ def run_once(kind, X, y, info):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="short streams (smoke test)")
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--out", type=Path, default=C.RESULTS / "frugal.md")
     args = ap.parse_args(argv)
     info_m = C.machine_info(with_java=False)
