@@ -66,6 +66,18 @@ def trees() -> None:
         )
         strategy.reset()
         strategy.run(learners.HoeffdingTree(3, 2, grace_period=50), X[:50], y[:50])
+    # 003: the Frugal tree (its rule inside the ACTIVE loop) and the mini-batch protocol
+    frugal = learners.FrugalHoeffdingTree(3, 2, alpha=0.5, n_initial=50, grace_period=50)
+    evaluate.prequential(frugal, X, y)
+    frugal.partial_fit(X[:100], y[:100])
+    evaluate.minibatch(learners.FrugalHoeffdingTree(3, 2, grace_period=50), X, y, batch_size=100)
+    evaluate.minibatch(
+        learners.HoeffdingTree(3, 2, grace_period=50),
+        X,
+        y,
+        batch_size=100,
+        strategy=active.Random(budget=0.3),
+    )
 
 
 def montecarlo() -> None:

@@ -8,6 +8,7 @@ query rate is within the budget, and learns only the labelled instances.
 from .strategies import (
     STRATEGIES,
     ConfTree,
+    Frugal,
     Random,
     RndVarUncertainty,
     SelectiveSampling,
@@ -16,6 +17,8 @@ from .strategies import (
     Strategy,
     VarUncertainty,
     decide,
+    decide_rows,
+    top_two_margin,
 )
 
 __all__ = [
@@ -27,6 +30,9 @@ __all__ = [
     "Split",
     "ConfTree",
     "SplitConfTree",
+    "Frugal",
     "STRATEGIES",
     "decide",
+    "decide_rows",
+    "top_two_margin",
 ]

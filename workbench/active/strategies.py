@@ -20,6 +20,9 @@ B, and the tree learns only the labelled instances.
                     consistent leaf query with probability (B + eps) / (B + eps + |Y - 1/2|).
                     delta = 1/t as in the paper's experiments.
 ``SplitConfTree``   ``Split`` with ``ConfTree`` in place of ``VarUncertainty``.
+``Frugal``          003 (Izenov): query when p1 - p2 < alpha, the margin between the two
+                    largest class probabilities of the prediction (Laplace leaves: eq. (2)).
+                    No budget of its own (budget 1: the rule alone decides).
 =================== ======================================================================
 
 A strategy object holds parameters and state only; the decision itself is the numba function
@@ -45,13 +48,15 @@ SELECTIVE_SAMPLING = 3
 SPLIT = 4
 CONFTREE = 5
 SPLIT_CONFTREE = 6
+FRUGAL = 7
 
 # parameter and state slots
 S_STEP = 0  # s, threshold adjustment step
 S_NU = 1  # nu, share of the random sub-stream
 S_DELTA = 2  # delta of leaf consistency (<= 0: 1/t)
 S_SIGMA = 3  # spread of the threshold randomisation
-N_SPARAMS = 4
+S_ALPHA = 4  # Frugal's threshold on the margin p1 - p2
+N_SPARAMS = 5
 ST_THETA = 0  # current confidence threshold
 
 
@@ -82,14 +87,38 @@ def var_uncertainty_query(rng, sparams, sstate, confidence, randomised):
     return False
 
 
+@njit(cache=True, inline="always")
+def top_two_margin(proba):
+    """p1 - p2: the largest class probability minus the second largest (003's margin)."""
+    p1 = -np.inf
+    p2 = -np.inf
+    for k in range(proba.shape[0]):
+        v = proba[k]
+        if v > p1:
+            p2 = p1
+            p1 = v
+        elif v > p2:
+            p2 = v
+    return p1 - p2
+
+
+@njit(cache=True, inline="always")
+def frugal_query(sparams, margin):
+    """003's rule: ask when the margin p1 - p2 is below alpha (strictly, as printed)."""
+    return margin < sparams[S_ALPHA]
+
+
 @njit(cache=True)
-def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t):
+def decide(code, sparams, sstate, rng, budget, confidence, gap, m, t, margin=1.0):
     """Ask for the label of the current instance?  Returns (query, from the random sub-stream).
 
     confidence  the prediction's largest class probability
     gap         |Y - 1/2| at the leaf reached (Y: its fraction of positives)
     m           labels the leaf has learned from;  t  instances seen so far (>= 1)
+    margin      p1 - p2, the prediction's two largest class probabilities (Frugal)
     """
+    if code == FRUGAL:
+        return frugal_query(sparams, margin), False
     if code == RANDOM:
         return uniform(rng) <= budget, True
     if code == VAR_UNCERTAINTY:
@@ -113,6 +142,35 @@ C_QUERIED = 0  # labels queried
 C_SEEN = 1  # instances seen
 C_DRIFTS = 2
 C_WARNINGS = 3
+
+
+@njit(cache=True)
+def decide_rows(code, sparams, sstate, rng, budget, proba, gap, m, counters, out):
+    """The query decisions of a whole batch, each made from the same model (the mini-batch
+    protocol of 003: the model as it stood at the batch's start).  ``proba`` [n, K] are the
+    batch's predicted class probabilities, ``gap`` and ``m`` the leaf quantities of
+    :func:`decide` per row; the budget rule and ``counters`` as in the engine's query step.
+    ``out[i]`` becomes 1 for a queried row."""
+    for i in range(proba.shape[0]):
+        counters[C_SEEN] += 1
+        out[i] = 0
+        if counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+            row = proba[i]
+            q, _r = decide(
+                code,
+                sparams,
+                sstate,
+                rng,
+                budget,
+                row.max(),
+                gap[i],
+                m[i],
+                float(counters[C_SEEN]),
+                top_two_margin(row),
+            )
+            if q:
+                out[i] = 1
+                counters[C_QUERIED] += 1
 
 
 class Strategy:
@@ -181,16 +239,18 @@ class Strategy:
         counts = ex.class_counts
         m = float(counts.sum())
         gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
+        proba = np.asarray(ex.proba, np.float64)
         q, _ = decide(
             self.code,
             self.params,
             self.state,
             self.rng,
             budget,
-            float(ex.proba.max()),
+            float(proba.max()),
             gap,
             m,
             float(c[C_SEEN]),
+            top_two_margin(proba),
         )
         if q:
             c[C_QUERIED] += 1
@@ -235,6 +295,48 @@ Split = _make(
 ConfTree = _make(CONFTREE, "ConfTree", "Confidence tree strategy (000 Algorithm 2).")
 SplitConfTree = _make(SPLIT_CONFTREE, "SplitConfTree", "Random sub-stream (share nu) + ConfTree.")
 
+
+class Frugal(Strategy):
+    """The Frugal rule of paper 003 (Izenov): ask for the label of an instance only when the
+    prediction is uncertain, ``p1 - p2 < alpha`` (p1, p2 its two largest class probabilities).
+
+    With Laplace leaves (``leaf_prediction="laplace"``, 003 eq. (2)) the margin at a leaf with
+    counts n_k is ``(n_(1) - n_(2)) / (n + K)`` < 1, so ``alpha = 1`` asks for every label.  The
+    rule has no budget: the protocol runs it with budget 1 unless one is given (a budget then
+    caps the query rate as for the other strategies).  Deterministic: no random numbers.
+
+    Examples
+    --------
+    >>> from workbench import active, evaluate, learners, streams
+    >>> X, y = streams.sea(n=20_000, seed=1)
+    >>> model = learners.HoeffdingTree(3, 2, leaf_prediction="laplace")
+    >>> res = evaluate.prequential(model, X, y, strategy=active.Frugal(0.3))
+    >>> res.labels_used < 20_000
+    True
+    """
+
+    code = FRUGAL
+    name = "Frugal"
+
+    def __init__(self, alpha: float = 0.3, *, budget: float | None = None):
+        if (
+            isinstance(alpha, bool)
+            or not isinstance(alpha, numbers.Real)
+            or not 0 < alpha <= 1
+            or math.isnan(alpha)
+        ):
+            raise ValueError(
+                f"alpha must be a threshold on p1 - p2 in (0, 1] (1: every label); got {alpha!r}"
+            )
+        super().__init__(budget=1.0 if budget is None else budget)
+        self.alpha = float(alpha)
+        self.params[S_ALPHA] = self.alpha
+
+    def __repr__(self) -> str:
+        return f"Frugal(alpha={self.alpha:g})"
+
+
+#: the strategies of paper 000 (``Frugal``, 003's rule, takes ``alpha`` instead of a seed)
 STRATEGIES = {
     cls.name: cls
     for cls in (

@@ -19,9 +19,9 @@ from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (attempt_split, detect_drift, due_for_split, leaf_predict, learn_along_path,
-                    observe, prune_and_refill, query_label, reevaluate_along_path,
-                    reevaluation_due, sample_leaves, score_predictors)
+from .steps import (attempt_split, detect_drift, due_for_split, frugal_label, leaf_predict,
+                    learn_along_path, observe, prune_and_refill, query_label,
+                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -31,7 +31,7 @@ A_DDM = 2         # 0: no drift detection, 1: DDM on every labelled instance, 2:
 A_DDM_MIN = 3     # DDM's minimum number of instances
 A_DDM_STRICT = 4  # 1: MOA's strict comparisons
 N_ACTIVE = 5
-N_SPARAMS_MAX = 4
+N_SPARAMS_MAX = 5
 
 
 @njit(cache=True)
@@ -62,6 +62,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             label is asked; only asked labels are learned.  With DDM on (state ``ddm``), the
             errors of labelled instances feed it and a drift resets the tree.  ``counters``
             (``C_*``) accumulate; ``queried[i]`` (if non-empty) is 1 for a labelled row.
+            ``rng=None`` (a rule without random state: 003's Frugal, code ``FRUGAL``) compiles
+            a variant that decides with ``steps.frugal_label`` instead of the strategy call.
     path    None: only the leaf learns (VFDT; numba compiles this variant without the path
             code), or an int64 buffer of at least the node capacity: every node on the path
             learns, and inner nodes are re-evaluated (HATT, ``P_UPDATE = UPDATE_PATH``)
@@ -179,8 +181,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                  root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
-            labelled, from_random = query_label(class_counts, code, budget, counters, sparams,
-                                                sstate, rng, leaf, conf)
+            if rng is None:   # a stateless rule (003's Frugal): no strategy call compiled in
+                labelled, from_random = frugal_label(counters, code, budget, sparams, out)
+            else:
+                labelled, from_random = query_label(class_counts, code, budget, counters,
+                                                    sparams, sstate, rng, leaf, conf, out)
             if not labelled:
                 if want_leaves:
                     countdown = sample_leaves(meta, leaves, countdown, every, i)

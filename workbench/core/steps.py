@@ -48,7 +48,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..active.strategies import C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide
+from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide,
+                                 frugal_query, top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
@@ -345,10 +346,12 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
 
 
 @inline
-def query_label(class_counts, control_code, budget, counters, sparams, sstate, rng, leaf, conf):
+def query_label(class_counts, control_code, budget, counters, sparams, sstate, rng, leaf, conf,
+                probs):
     """ACTIVE setting (000 Algorithm 3): while the query rate stays within the budget, the
-    strategy decides whether row i's label is asked.  Returns (labelled, from the random
-    sub-stream)."""
+    strategy decides whether row i's label is asked.  ``probs`` holds the prediction's class
+    probabilities (its two largest give 003's Frugal margin).  Returns (labelled, from the
+    random sub-stream)."""
     counters[C_SEEN] += 1
     labelled = control_code < 0
     from_random = True
@@ -361,12 +364,30 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
                 top_count = class_counts[leaf, k]
         gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
         labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
-                                       m_leaf, float(counters[C_SEEN]))
+                                       m_leaf, float(counters[C_SEEN]), top_two_margin(probs))
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
     release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +
-            rng.shape[0])
+            rng.shape[0] + probs.shape[0])
     return labelled, from_random
+
+
+@inline
+def frugal_label(counters, control_code, budget, sparams, probs):
+    """ACTIVE setting with 003's Frugal rule (``p1 - p2 < alpha`` on the prediction's
+    probabilities ``probs``), a rule with no state and no random numbers: the kernel runs this
+    step instead of :func:`query_label` when it gets no random state (``rng=None``), and is then
+    compiled without the strategy call, whose mere presence in the loop costs a quarter of the
+    FULL loop's time (its array arguments keep their reference counts).  Same budget rule and
+    counters as :func:`query_label`.  Returns (labelled, False)."""
+    counters[C_SEEN] += 1
+    labelled = control_code < 0
+    if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+        labelled = frugal_query(sparams, top_two_margin(probs))
+    if labelled and control_code >= 0:
+        counters[C_QUERIED] += 1
+    release(counters.shape[0] + sparams.shape[0] + probs.shape[0])
+    return labelled, False
 
 
 @inline

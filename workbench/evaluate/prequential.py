@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .metrics import confusion_matrix, f_measure, kappa, precision, recall
+from .metrics import _check_class, confusion_matrix, f_measure, kappa, precision, recall
 
 
 @dataclass
@@ -130,8 +130,7 @@ def prequential(
     n_points         how many points the curves have (at most one per instance)
     window           width of the sliding window of ``window_curve``
     """
-    from ..active import Strategy
-    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
+    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS, FRUGAL
     from ..core.engine import N_ACTIVE
 
     if hasattr(model, "_is_set_up") and not model._is_set_up() and len(y) > 0:
@@ -141,11 +140,14 @@ def prequential(
     n = X.shape[0]
     if n_points < 1 or window < 1:
         raise ValueError("n_points and window must be positive")
-    if strategy is not None and not isinstance(strategy, Strategy):
-        raise ValueError(
-            f"strategy must be a workbench.active strategy (e.g. "
-            f"active.ConfTree()); got {strategy!r}"
-        )
+    _check_strategy(strategy)
+    n_init = 0
+    if strategy is None and hasattr(model, "_frugal_rule"):
+        # a learner with its own query rule (003's Frugal tree): its initial set S, then its rule
+        strategy = model._frugal_rule()
+        n_init = model._take_initial(n)
+        if _counters is None:
+            _counters = model._frugal_counters
     if budget is None:
         budget = 1.0 if strategy is None or strategy.budget is None else strategy.budget
     if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.0 < budget <= 1.0:
@@ -176,17 +178,25 @@ def prequential(
             control,
             strat.params if strat else np.zeros(4),
             strat.state if strat else np.ones(1),
-            strat.rng if strat else np.zeros(4, np.uint64),
+            # 003's Frugal rule has no random state: None compiles the loop without the
+            # strategy call (workbench.core.steps.frugal_label)
+            None
+            if strat is not None and strat.code == FRUGAL
+            else (strat.rng if strat else np.zeros(4, np.uint64)),
             ddm,
             counters,
             queried,
         )
     start = time.perf_counter()
-    model._prequential(X, y, pred, leaves, every, *active)
+    if n_init:  # the initial set: every label, FULL setting
+        model._prequential(X[:n_init], y[:n_init], pred[:n_init], leaves, every)
+        queried[:n_init] = 1
+    if n_init < n:
+        model._prequential(X, y, pred, leaves, every, *active, start=n_init)
     seconds = time.perf_counter() - start
     correct = pred == y
     t, curve, window_curve = _curves(correct, every, window)
-    labels = int(counters[C_QUERIED] - before[C_QUERIED]) if strategy is not None else n
+    labels = n_init + int(counters[C_QUERIED] - before[C_QUERIED]) if strategy is not None else n
     rate_curve = None
     if queried is not None:
         rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
@@ -210,28 +220,159 @@ def prequential(
     )
 
 
-def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> PrequentialResult:
-    """Mini-batch test-then-train: predict a whole batch with the current model, then learn it
-    (the protocol of paper 003).  Curves are sampled once per batch."""
+def _check_strategy(strategy):
+    from ..active import Strategy
+
+    if strategy is not None and not isinstance(strategy, Strategy):
+        raise ValueError(
+            f"strategy must be a workbench.active strategy (e.g. "
+            f"active.ConfTree()); got {strategy!r}"
+        )
+
+
+@dataclass
+class MinibatchResult(PrequentialResult):
+    """A mini-batch run (:func:`minibatch`): the prequential summary, sampled once per batch,
+    plus every batch's own confusion matrix and the labels learned from it.
+
+    batch_confusion  [n_batches, K, K] counts of (true, predicted) within each batch
+    batch_labels     labels learned from each batch (its size when every label is used)
+    """
+
+    batch_confusion: np.ndarray | None = field(default=None, repr=False)
+    batch_labels: np.ndarray | None = field(default=None, repr=False)
+
+    def per_batch(self, c: int = 1):
+        """One row per batch: its size, the precision and recall of class ``c`` and the error
+        rate on the batch (predicted before it was learned), and the labels used from it
+        (003's Figures 4-15).  A ``pandas.DataFrame``."""
+        import pandas as pd
+
+        cms = self.batch_confusion
+        _check_class(cms[0], c)
+        size = cms.sum(axis=(1, 2))
+        right = np.trace(cms, axis1=1, axis2=2)
+        pred_c = cms[:, :, c].sum(axis=1)
+        true_c = cms[:, c, :].sum(axis=1)
+        tp = cms[:, c, c]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prec = np.where(pred_c > 0, tp / np.maximum(pred_c, 1), np.nan)
+            rec = np.where(true_c > 0, tp / np.maximum(true_c, 1), np.nan)
+        return pd.DataFrame(
+            {
+                "batch": np.arange(1, len(cms) + 1),
+                "t": self.t,
+                "size": size,
+                "precision": prec,
+                "recall": rec,
+                "error": 1.0 - right / size,
+                "labels_used": self.batch_labels,
+            }
+        )
+
+
+def minibatch(
+    model,
+    X,
+    y,
+    *,
+    batch_size: int = 1000,
+    window: int = 1000,
+    strategy=None,
+    budget: float | None = None,
+) -> MinibatchResult:
+    """Mini-batch test-then-train (the protocol of paper 003): predict a whole batch with the
+    current model, then learn it.  Curves are sampled once per batch; ``per_batch(c)`` gives
+    each batch's precision, recall, error and labels used.
+
+    With a ``strategy`` (:mod:`workbench.active`, e.g. ``active.Frugal(0.3)``) only the queried
+    rows of a batch are learned; every query of a batch is decided from the model as it stood
+    at the batch's start, as the batch's predictions are (class probabilities, and the leaf
+    each row reaches), in the order of the rows and within ``budget`` as in
+    :func:`prequential`.  A learner with its own rule (``FrugalHoeffdingTree``) uses it when no
+    strategy is given, after learning its initial set in full.
+    """
+    from ..active.strategies import decide_rows
+    from ..core import engine
+
     X, y = model._check_Xy(X, y)
-    if batch_size < 1:
+    if (
+        isinstance(batch_size, bool)
+        or not isinstance(batch_size, (int, np.integer))
+        or (batch_size < 1)
+    ):
         raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}")
+    if window < 1:
+        raise ValueError("window must be positive")
+    _check_strategy(strategy)
     n = X.shape[0]
+    own = strategy is None and hasattr(model, "_frugal_rule")
+    counters = np.zeros(4, np.int64)
+    if own:
+        strategy = model._frugal_rule()
+        counters = model._frugal_counters
+    if strategy is not None:
+        if budget is None:
+            budget = 1.0 if strategy.budget is None else strategy.budget
+        if (
+            isinstance(budget, bool)
+            or not isinstance(budget, (int, float))
+            or not 0.0 < budget <= 1.0
+        ):
+            raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
+    K = model.n_classes_
     pred = np.empty(n, np.int64)
     n_batches = -(-n // batch_size)
     leaves = np.zeros(n_batches, np.int64)
+    labels = np.zeros(n_batches, np.int64)
+    queried = np.zeros(n, np.int8) if strategy is not None else None
     start = time.perf_counter()
     for b in range(n_batches):
-        sl = slice(b * batch_size, min(n, (b + 1) * batch_size))
-        pred[sl] = model._predict_checked(X[sl])
-        model._learn_checked(X[sl], y[sl])
+        lo, hi = b * batch_size, min(n, (b + 1) * batch_size)
+        Xb, yb = X[lo:hi], y[lo:hi]
+        pred[lo:hi] = model._predict_checked(Xb)
+        if strategy is None:
+            model._learn_all(Xb, yb)
+            labels[b] = hi - lo
+        else:
+            T = model._state
+            proba = np.zeros((hi - lo, K))
+            engine.predict_proba(T, model._config, Xb, proba)
+            leaf = np.zeros(hi - lo, np.int64)
+            engine.apply_batch(T, Xb, leaf)
+            counts = T.class_counts[leaf]
+            m = counts.sum(axis=1)
+            gap = np.where(m > 0, np.abs(counts.max(axis=1) / np.maximum(m, 1e-300) - 0.5), 0.0)
+            mask = queried[lo:hi]
+            k = model._take_initial(hi - lo) if own else 0
+            mask[:k] = 1
+            decide_rows(
+                strategy.code,
+                strategy.params,
+                strategy.state,
+                strategy.rng,
+                float(budget),
+                proba[k:],
+                gap[k:],
+                m[k:],
+                counters,
+                mask[k:],
+            )
+            sel = mask.astype(bool)
+            if sel.any():
+                model._learn_all(Xb[sel], yb[sel])
+            labels[b] = int(sel.sum())
         leaves[b] = model.n_leaves
     seconds = time.perf_counter() - start
     correct = pred == y
     cum = _cumulative_right(correct)
     t = np.minimum(np.arange(1, n_batches + 1) * batch_size, n)
     lo = np.maximum(t - window, 0)
-    return PrequentialResult(
+    batch_of = np.arange(n) // batch_size
+    bc = np.bincount((batch_of * K + y) * K + pred, minlength=n_batches * K * K).reshape(
+        n_batches, K, K
+    )
+    return MinibatchResult(
         accuracy=float(np.count_nonzero(correct) / n),
         t=t,
         curve=cum[t] / t,
@@ -239,9 +380,13 @@ def minibatch(model, X, y, *, batch_size: int = 1000, window: int = 1000) -> Pre
         n_leaves=leaves,
         seconds=seconds,
         n=n,
-        confusion=confusion_matrix(y, pred, model.n_classes_),
-        labels_used=n,
+        confusion=confusion_matrix(y, pred, K),
+        labels_used=int(labels.sum()),
         predictions=pred,
+        queried=queried,
+        query_rate_curve=None if queried is None else np.cumsum(labels) / t,
+        batch_confusion=bc,
+        batch_labels=labels,
     )
 
 

@@ -11,6 +11,12 @@ reproduction.
 ``paper000``   De Rosa & Cesa-Bianchi, *Confidence Decision Trees via Online and Active
                Learning*: impurities, Theorems 1-5 by Monte Carlo, eq. (7) and (10),
                Figures 3, 4 and 5 (C-Tree, H-Tree, CorrH-Tree, the ACTIVE strategies).
+``paper003``   Izenov, *Reducing labeling complexity in streaming data mining* (Frugal
+               Hoeffding tree): the Weather example, eq. (7), the Frugal rule, Tables
+               3-5, Figures 4-15, and the Frugal rule against 000's strategies.
+``paper004``   Manapragada, Webb & Salehi, *Extremely Fast Decision Tree*: Lemmas
+               3.1-3.3 on streams with an exactly known DT*, Figures 1, 14 and 2-13,
+               the drift remark, VFDT against EFDT (HATT).
 =============  =====================================================================
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
@@ -20,7 +26,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000", "paper004")
+_SUBMODULES = ("paper000", "paper003", "paper004")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -3,6 +3,15 @@
 from .base import BaseTree, Explanation
 from .ctree import CorrHTree, CTree
 from .efdt import EFDT
+from .frugal import FrugalHoeffdingTree
 from .hoeffding import HoeffdingTree
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree", "EFDT"]
+__all__ = [
+    "BaseTree",
+    "Explanation",
+    "HoeffdingTree",
+    "CTree",
+    "CorrHTree",
+    "EFDT",
+    "FrugalHoeffdingTree",
+]

@@ -650,11 +650,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         return X, y
 
     # ------------------------------------------------------------------ kernels
-    def _run(self, kernel, n, *args):
-        """Call ``kernel(T, C, *args, start)``-style kernels until all n rows are done,
-        growing the arrays whenever a kernel stops for room."""
+    def _run(self, kernel, n, *args, start=0):
+        """Call ``kernel(T, C, *args, start)``-style kernels until all n rows are done (from
+        row ``start``), growing the arrays whenever a kernel stops for room."""
         self._writable()
-        start = 0
         while True:
             start = kernel(self._state, self._config, *args[:2], start, *args[2:])
             if start >= n:
@@ -682,6 +681,11 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         return self
 
     def _learn_checked(self, X, y):
+        self._learn_all(X, y)
+
+    def _learn_all(self, X, y):
+        """Learn every row of validated (X, y) (a learner whose ``partial_fit`` selects rows,
+        such as the Frugal tree, still learns all of them here: the protocols' labelled rows)."""
         self._run(engine.learn, X.shape[0], X, y)
 
     def fit(self, X, y):
@@ -755,10 +759,11 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         engine.apply_batch(self._state, X, out)
         return out
 
-    def _prequential(self, X, y, pred, leaves, every, *active):
-        """Test-then-train kernel run (validated arrays); used by workbench.evaluate.
-        ``active``: the ACTIVE-setting arguments of :func:`workbench.core.engine.run_stream`."""
-        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every, *active)
+    def _prequential(self, X, y, pred, leaves, every, *active, start=0):
+        """Test-then-train kernel run (validated arrays) from row ``start``; used by
+        workbench.evaluate.  ``active``: the ACTIVE-setting arguments of
+        :func:`workbench.core.engine.run_stream`."""
+        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every, *active, start=start)
 
     # ------------------------------------------------------------------ one instance
     def _row(self, x) -> np.ndarray:

@@ -1,0 +1,261 @@
+"""The Frugal Hoeffding tree of paper 003 (Izenov): the Frugal rule against an independent
+computation, alpha = 1 against the Hoeffding tree bit for bit, the mini-batch protocol against a
+plain Python loop, the Weather example against fractions, and bad input."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from workbench import active, evaluate, streams
+from workbench._rng import seed_state
+from workbench.active.strategies import FRUGAL, decide, decide_rows, top_two_margin
+from workbench.learners import FrugalHoeffdingTree, HoeffdingTree
+
+
+# ----------------------------------------------------------------------------- the rule
+def test_frugal_decision_matches_numpy_margin():
+    rng = np.random.default_rng(5)
+    strat = active.Frugal(0.25)
+    state = np.ones(1)
+    r = seed_state(0, 0)
+    for _ in range(500):
+        k = int(rng.integers(2, 6))
+        counts = rng.integers(0, 30, size=k).astype(float)
+        proba = (counts + 1) / (counts.sum() + k)  # Laplace, eq. (2)
+        top = np.sort(proba)[::-1]
+        want = top[0] - top[1] < 0.25
+        assert math.isclose(top_two_margin(proba), top[0] - top[1], rel_tol=0, abs_tol=1e-15)
+        got, from_random = decide(
+            FRUGAL, strat.params, state, r, 1.0, top[0], 0.0, 0.0, 1.0, top_two_margin(proba)
+        )
+        assert got == want and not from_random
+
+
+def test_laplace_margin_never_reaches_one():
+    # (n1 - n2) / (n + K) < 1 for any counts: alpha = 1 asks for every label
+    for n1 in range(0, 200, 7):
+        for n2 in range(0, n1 + 1, 5):
+            p = np.array([n1 + 1.0, n2 + 1.0]) / (n1 + n2 + 2.0)
+            assert top_two_margin(p) < 1.0
+
+
+def test_frugal_through_prequential_asks_exactly_the_uncertain_rows():
+    X, y = streams.sea(3_000, seed=3)
+    alpha = 0.3
+    model = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=50)
+    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha))
+    # replay: a fresh tree learns row by row in Python; the rule read from predict_proba_one
+    ref = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=50).prepare(X)
+    asked = np.zeros(len(y), bool)
+    for i in range(len(y)):
+        p = np.sort(ref.predict_proba_one(X[i]))[::-1]
+        if p[0] - p[1] < alpha:
+            asked[i] = True
+            ref.learn_one(X[i], int(y[i]))
+    assert np.array_equal(res.queried.astype(bool), asked)
+    assert res.labels_used == asked.sum() < len(y)
+
+
+# ----------------------------------------------------------------------------- alpha = 1
+@pytest.mark.parametrize("stream", ["sea", "electricity"])
+def test_alpha_one_is_the_laplace_hoeffding_tree(stream):
+    if stream == "sea":
+        X, y = streams.sea(30_000, seed=7)
+    else:
+        X, y = streams.electricity()
+    d = X.shape[1]
+    ht = HoeffdingTree(d, 2, leaf_prediction="laplace")
+    fr = FrugalHoeffdingTree(d, 2, alpha=1.0, n_initial=0)
+    a = evaluate.prequential(ht, X, y)
+    b = evaluate.prequential(fr, X, y)
+    assert np.array_equal(a.predictions, b.predictions)
+    assert b.labels_used == len(y) == fr.labels_used_
+    assert np.array_equal(ht.predict_proba(X[:2000]), fr.predict_proba(X[:2000]))
+    # partial_fit by the rule, and the mini-batch protocol, agree too
+    ht2 = HoeffdingTree(d, 2, leaf_prediction="laplace")
+    fr2 = FrugalHoeffdingTree(d, 2, alpha=1.0, n_initial=0)
+    ht2.partial_fit(X, y)
+    fr2.partial_fit(X, y)
+    assert np.array_equal(ht2.predict(X), fr2.predict(X)) and ht2.n_leaves == fr2.n_leaves
+    m1 = evaluate.minibatch(HoeffdingTree(d, 2, leaf_prediction="laplace"), X, y, batch_size=997)
+    m2 = evaluate.minibatch(FrugalHoeffdingTree(d, 2, alpha=1.0, n_initial=0), X, y, batch_size=997)
+    assert np.array_equal(m1.predictions, m2.predictions)
+    assert np.array_equal(m1.batch_labels, m2.batch_labels)
+
+
+def test_initial_set_is_learned_in_full_then_the_rule():
+    X, y = streams.sea(4_000, seed=2)
+    fr = FrugalHoeffdingTree(3, 2, alpha=0.2, n_initial=700, grace_period=50)
+    res = evaluate.prequential(fr, X, y)
+    assert res.queried[:700].all()
+    ref = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=50)
+    ref.partial_fit(X[:700], y[:700])
+    rest = evaluate.prequential(ref, X[700:], y[700:], strategy=active.Frugal(0.2))
+    assert np.array_equal(res.predictions[700:], rest.predictions)
+    assert res.labels_used == 700 + rest.labels_used == fr.labels_used_
+    # partial_fit in two pieces counts S across calls
+    fr2 = FrugalHoeffdingTree(3, 2, alpha=0.2, n_initial=700, grace_period=50)
+    fr2.partial_fit(X[:500], y[:500]).partial_fit(X[500:], y[500:])
+    assert fr2.labels_used_ == res.labels_used
+    assert np.array_equal(fr2.predict(X), fr.predict(X))
+    # fit starts again
+    fr2.fit(X, y)
+    assert fr2.labels_used_ == res.labels_used
+
+
+# ----------------------------------------------------------------------------- mini-batch
+def _reference_minibatch(X, y, batch, alpha, grace):
+    """Plain Python: predict a batch and decide its queries with the model as it stood at the
+    batch's start, then learn the queried rows in order."""
+    model = HoeffdingTree(X.shape[1], 2, leaf_prediction="laplace", grace_period=grace).prepare(X)
+    preds, asked = [], []
+    for lo in range(0, len(y), batch):
+        Xb, yb = X[lo : lo + batch], y[lo : lo + batch]
+        preds.append(model.predict(Xb))
+        proba = model.predict_proba(Xb)
+        mask = np.array([np.sort(p)[::-1][0] - np.sort(p)[::-1][1] < alpha for p in proba])
+        asked.append(mask)
+        for i in np.flatnonzero(mask):
+            model.learn_one(Xb[i], int(yb[i]))
+    return np.concatenate(preds), np.concatenate(asked)
+
+
+def test_minibatch_queries_use_the_model_at_the_batch_start():
+    X, y = streams.sea(2_500, seed=11)
+    alpha, batch, grace = 0.35, 300, 40
+    res = evaluate.minibatch(
+        HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=grace),
+        X,
+        y,
+        batch_size=batch,
+        strategy=active.Frugal(alpha),
+    )
+    pred, asked = _reference_minibatch(X, y, batch, alpha, grace)
+    assert np.array_equal(res.predictions, pred)
+    assert np.array_equal(res.queried.astype(bool), asked)
+    per = res.per_batch(1)
+    assert per["labels_used"].tolist() == [
+        int(asked[lo : lo + batch].sum()) for lo in range(0, 2_500, batch)
+    ]
+    # per-batch metrics against a direct count on batch 3
+    lo, hi = 600, 900
+    p, t = pred[lo:hi], y[lo:hi]
+    tp = np.sum((p == 1) & (t == 1))
+    assert per.loc[2, "precision"] == tp / np.sum(p == 1)
+    assert per.loc[2, "recall"] == tp / np.sum(t == 1)
+    assert per.loc[2, "error"] == np.mean(p != t)
+    # the batch's first queries do not change its later decisions: a row-by-row run differs
+    online = evaluate.prequential(
+        HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=grace),
+        X,
+        y,
+        strategy=active.Frugal(alpha),
+    )
+    assert not np.array_equal(online.queried.astype(bool), asked)
+
+
+def test_decide_rows_budget_and_random_strategy_in_minibatch():
+    X, y = streams.sea(6_000, seed=1)
+    res = evaluate.minibatch(
+        HoeffdingTree(3, 2, leaf_prediction="laplace"),
+        X,
+        y,
+        batch_size=1000,
+        strategy=active.Random(budget=0.2, seed=4),
+    )
+    assert 0 < res.labels_used <= 0.2 * 6_000 + 1
+    counters = np.zeros(4, np.int64)
+    out = np.zeros(5, np.int8)
+    decide_rows(
+        FRUGAL,
+        active.Frugal(0.5).params,
+        np.ones(1),
+        seed_state(0, 0),
+        1.0,
+        np.array([[0.5, 0.5], [0.9, 0.1], [0.7, 0.3], [0.6, 0.4], [0.76, 0.24]]),
+        np.zeros(5),
+        np.zeros(5),
+        counters,
+        out,
+    )
+    assert out.tolist() == [1, 0, 1, 1, 0] and counters[0] == 3 and counters[1] == 5
+
+
+# ----------------------------------------------------------------------------- Weather, eq. (2)
+def _h(*counts):
+    n = sum(counts)
+    return -sum(Fraction(c, n) * Fraction(math.log2(c / n)) for c in counts if c)
+
+
+def test_weather_gains_against_fractions():
+    from workbench.experiments.paper003 import weather
+
+    table = weather.gain_table()
+    # hand counts of Table 1: (No, Yes) per value
+    hand = {
+        "Outlook": [(0, 4), (3, 2), (2, 3)],
+        "Temperature": [(1, 3), (2, 2), (2, 4)],
+        "Humidity": [(4, 3), (1, 6)],
+        "Windy": [(2, 6), (3, 3)],
+    }
+    h_root = _h(5, 9)
+    for a, parts in hand.items():
+        cond = sum(Fraction(sum(p), 14) * _h(*p) for p in parts)
+        assert table.loc[a, "H(node)"] == pytest.approx(float(h_root), abs=1e-12)
+        assert table.loc[a, "H(node | A)"] == pytest.approx(float(cond), abs=1e-12)
+        assert table.loc[a, "G(node, A)"] == pytest.approx(float(h_root - cond), abs=1e-12)
+    assert round(float(h_root), 2) == weather.PRINTED_H_ROOT
+    # the printed Table 2 is right for Outlook only
+    assert table["agrees (2 decimals)"].tolist() == [True, False, False, False]
+    tree = weather.id3()
+    assert tree["attribute"] == "Outlook"
+    assert tree["children"]["Sunny"]["attribute"] == "Windy"
+    assert tree["children"]["Rainy"]["attribute"] == "Humidity"
+    assert weather.hoeffding_weather().n_leaves == 5
+
+
+def test_without_an_initial_set_the_rule_can_stop_at_once():
+    # two classes, Laplace: one label gives margin (2 - 1) / 3 = 1/3 >= alpha, so no more labels
+    X, y = streams.sea(2_000, seed=1)
+    fr = FrugalHoeffdingTree(3, 2, alpha=0.3, n_initial=0).fit(X, y)
+    assert fr.labels_used_ == 1 and fr.n_queried_ == (2_000, 1)
+
+
+def test_laplace_leaf_probabilities_eq_2():
+    X, y = streams.sea(500, seed=1)
+    model = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=10_000).fit(X, y)
+    n1 = int(y.sum())
+    assert np.allclose(model.predict_proba(X[:1])[0], [(500 - n1 + 1) / 502, (n1 + 1) / 502])
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("alpha", [0, -0.1, 1.5, float("nan"), True, "0.3", None])
+def test_bad_alpha(alpha):
+    with pytest.raises(ValueError, match="alpha"):
+        active.Frugal(alpha)
+    X, y = streams.sea(100, seed=1)
+    with pytest.raises(ValueError, match="alpha"):
+        FrugalHoeffdingTree(alpha=alpha).fit(X, y)
+
+
+@pytest.mark.parametrize("n_initial", [-1, 2.5, True])
+def test_bad_initial_set(n_initial):
+    X, y = streams.sea(100, seed=1)
+    with pytest.raises(ValueError, match="n_initial"):
+        FrugalHoeffdingTree(n_initial=n_initial).fit(X, y)
+
+
+def test_bad_minibatch_arguments():
+    X, y = streams.sea(100, seed=1)
+    m = HoeffdingTree(3, 2)
+    with pytest.raises(ValueError, match="batch_size"):
+        evaluate.minibatch(m, X, y, batch_size=0)
+    with pytest.raises(ValueError, match="strategy"):
+        evaluate.minibatch(m, X, y, strategy="frugal")
+    with pytest.raises(ValueError, match="budget"):
+        evaluate.minibatch(m, X, y, strategy=active.Frugal(0.3), budget=1.5)
+    res = evaluate.minibatch(m, X, y, batch_size=30)
+    with pytest.raises(ValueError, match="class"):
+        res.per_batch(2)

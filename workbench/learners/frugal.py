@@ -1,0 +1,178 @@
+"""Frugal Hoeffding tree (paper 003, Izenov): a Hoeffding tree that learns only the labels of
+the instances it is uncertain about."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..active.strategies import C_QUERIED, C_SEEN, Frugal
+from ..core import engine
+from ..core.validate import check_positive_int
+from .base import BaseTree
+
+_NO_INT = np.empty(0, np.int64)
+_NO_INT8 = np.empty(0, np.int8)
+
+
+def active_control(strategy, budget: float, ddm_mode: int = 0) -> np.ndarray:
+    """The ``control`` vector of :func:`workbench.core.engine.run_stream` for a strategy."""
+    control = np.zeros(engine.N_ACTIVE)
+    control[engine.A_CODE] = strategy.code
+    control[engine.A_BUDGET] = budget
+    control[engine.A_DDM] = ddm_mode
+    control[engine.A_DDM_MIN] = 30.0
+    control[engine.A_DDM_STRICT] = 1.0
+    return control
+
+
+class FrugalHoeffdingTree(BaseTree):
+    """The Frugal Hoeffding tree of paper 003: VFDT with information gain and Laplace leaves
+    (eq. (2), ``(n_k + 1) / (n + K)``) that first learns an initial labelled set S in full (the
+    thesis's "Initialize HT(S) in batch mode": its first ``n_initial`` rows), and from then on
+    learns an instance only when its prediction is uncertain:
+
+    .. math:: p_1 - p_2 < \\alpha,
+
+    p1 and p2 the two largest class probabilities at the leaf the instance reaches (the rule
+    :class:`workbench.active.Frugal`, decided inside the engine's loop, before the instance is
+    learned).  The labels of the other instances are never looked at.
+
+    With Laplace leaves the margin is ``(n_(1) - n_(2)) / (n + K) < 1``, so ``alpha = 1`` asks
+    for every label and, without an initial set, this is exactly
+    ``HoeffdingTree(leaf_prediction="laplace")``.
+
+    ``fit``, ``partial_fit`` and ``learn_one`` learn a labelled stream by this rule (the rows it
+    does not ask about are skipped); ``labels_used_`` counts the labels it took (S included).
+    ``evaluate.prequential(model, X, y)`` and ``evaluate.minibatch(model, X, y)`` apply the
+    same rule (the model's own strategy) and report the labels used; given an explicit
+    ``strategy=`` they use that one instead, with no initial set.
+
+    Parameters
+    ----------
+    alpha : threshold on the margin p1 - p2, in (0, 1]; default 0.3.
+    n_initial : size of the initial labelled set S, learned in full before the rule starts.
+        The thesis gives no size; the default 200 is one grace period, so that the root's first
+        split attempt sees full labels.  Without S the rule can stop at once: after one label a
+        two-class Laplace leaf has margin 1/3, and with ``alpha <= 1/3`` it never asks again.
+    The other parameters are :class:`~workbench.learners.HoeffdingTree`'s; ``criterion``
+    defaults to ``"info_gain"`` and ``leaf_prediction`` to ``"laplace"`` (the thesis's choices).
+
+    Examples
+    --------
+    >>> from workbench import learners, streams, evaluate
+    >>> X, y = streams.sea(n=20_000, seed=1)
+    >>> model = learners.FrugalHoeffdingTree(n_features=3, n_classes=2, alpha=0.5)
+    >>> res = evaluate.prequential(model, X, y)
+    >>> res.accuracy > 0.75, res.labels_used < 5_000, model.labels_used_ == res.labels_used
+    (True, True, True)
+    """
+
+    def __init__(
+        self,
+        n_features=None,
+        n_classes=None,
+        *,
+        alpha=0.3,
+        n_initial=200,
+        grace_period=200,
+        delta=1e-7,
+        tau=0.05,
+        criterion="info_gain",
+        leaf_prediction="laplace",
+        nominal_features=(),
+        n_split_points=10,
+        min_branch_fraction=0.01,
+        max_depth=None,
+        memory_limit_mb=256.0,
+        nb_threshold=0,
+        feature_names=None,
+        class_names=None,
+        bound="hoeffding",
+        c=1.0,
+        binary_nominal=False,
+    ):
+        super().__init__(
+            n_features,
+            n_classes,
+            grace_period=grace_period,
+            delta=delta,
+            tau=tau,
+            criterion=criterion,
+            leaf_prediction=leaf_prediction,
+            nominal_features=nominal_features,
+            n_split_points=n_split_points,
+            min_branch_fraction=min_branch_fraction,
+            max_depth=max_depth,
+            memory_limit_mb=memory_limit_mb,
+            nb_threshold=nb_threshold,
+            feature_names=feature_names,
+            class_names=class_names,
+            bound=bound,
+            c=c,
+            binary_nominal=binary_nominal,
+        )
+        self.alpha = alpha
+        self.n_initial = n_initial
+
+    def _validated(self, n_features, n_classes, categories=None):
+        p = super()._validated(n_features, n_classes, categories)
+        p.alpha = Frugal(self.alpha).alpha  # (0, 1], with Frugal's error message
+        p.n_initial = check_positive_int(self.n_initial, "n_initial", 0)
+        return p
+
+    def _new_tree(self):
+        super()._new_tree()
+        #: [labels queried by the rule, rows the rule saw, -, -] (the engine's C_* slots)
+        self._frugal_counters = np.zeros(4, np.int64)
+        self._initial_learned = 0
+        return self
+
+    # ------------------------------------------------------------------ the rule
+    def _frugal_rule(self) -> Frugal:
+        """The model's own label-query strategy (the protocols use it when given none)."""
+        return Frugal(self._p.alpha)
+
+    def _take_initial(self, n: int) -> int:
+        """How many of the next n rows still belong to the initial set S (and count them)."""
+        k = max(0, min(n, self._p.n_initial - self._initial_learned))
+        self._initial_learned += k
+        return k
+
+    @property
+    def labels_used_(self) -> int:
+        """Labels this model has learned from: S plus those the rule asked for."""
+        self._require_fitted()
+        return int(self._initial_learned + self._frugal_counters[C_QUERIED])
+
+    @property
+    def n_queried_(self) -> int:
+        """Rows the Frugal rule was asked about (after S) and how many it took:
+        ``(seen, queried)``."""
+        self._require_fitted()
+        return int(self._frugal_counters[C_SEEN]), int(self._frugal_counters[C_QUERIED])
+
+    def _learn_checked(self, X, y):
+        """The thesis's algorithm on validated rows: S in full, then only the uncertain rows."""
+        n = X.shape[0]
+        k = self._take_initial(n)
+        if k:
+            self._learn_all(X[:k], y[:k])
+        if k < n:
+            rule = self._frugal_rule()
+            self._run(
+                engine.prequential,
+                n,
+                X,
+                y,
+                _NO_INT,
+                _NO_INT,
+                1,
+                active_control(rule, 1.0),
+                rule.params,
+                rule.state,
+                None,  # no random state: the kernel's variant without the strategy call
+                np.zeros(4),
+                self._frugal_counters,
+                _NO_INT8,
+                start=k,
+            )
