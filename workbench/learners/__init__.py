@@ -1,7 +1,8 @@
 """Tree learners: policies over the one engine in :mod:`workbench.core`."""
 
 from .base import BaseTree, Explanation
+from .boct import BOCT
 from .ctree import CorrHTree, CTree
 from .hoeffding import HoeffdingTree
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree"]
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree", "BOCT"]
