@@ -169,9 +169,11 @@ def _random_unlabelled(S, s):
 
 
 @njit(cache=True)
-def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, leaves):
+def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, leaves, perms, orders):
     """``n_runs`` runs of the pool protocol; ``risk[run, t]`` is the test error after ``t``
-    labels (``t = 0..n_pool``), ``leaves[run, t]`` the number of leaves."""
+    labels (``t = 0..n_pool``), ``leaves[run, t]`` the number of leaves.  ``perms`` [n_runs, n]
+    and ``orders`` [n_runs, n_pool], if not empty, fix each run's shuffle (pool = the first
+    ``n_pool`` rows) and its passive labelling order (positions in the pool)."""
     np.random.seed(seed)
     n, d = X.shape
     n_test = n - n_pool
@@ -188,7 +190,7 @@ def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, lea
     stack = np.empty(cap + 1, np.int64)
     log = np.empty(cap, np.int64)
     for run in range(n_runs):
-        perm = np.random.permutation(n)
+        perm = np.random.permutation(n) if perms.shape[0] == 0 else perms[run]
         for i in range(n_pool):
             r = perm[i]
             for a in range(d):
@@ -216,7 +218,7 @@ def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, lea
         err = _leaf_error(T, t_pos, t_neg, root)
         risk[run, 0] = err / n_test
         leaves[run, 0] = 1
-        order = np.random.permutation(n_pool)
+        order = np.random.permutation(n_pool) if orders.shape[0] == 0 else orders[run]
         for t in range(n_pool):
             if learner == BOCT_AL:
                 s = _pick_leaf_eq7(T, S, qt)
@@ -273,9 +275,12 @@ def pool_runs(
     heterogeneity="entropy",
     rule="figure3",
     seed=0,
+    perms=None,
+    orders=None,
 ):
     """Raw curves of the pool protocol: ``(risk, leaves)``, arrays ``[n_runs, n_pool + 1]``
-    (test error and number of leaves after 0, 1, ..., n_pool labels)."""
+    (test error and number of leaves after 0, 1, ..., n_pool labels).  ``perms``/``orders``
+    (optional) fix the shuffles and the passive labelling orders (see :func:`pool_batch`)."""
     _check_common(
         learner, delta, delta2, n_runs, heterogeneity, rule, ("BOCT", "BOCT-AL", "Hoeffding")
     )
@@ -305,7 +310,30 @@ def pool_runs(
     bp = _bp(delta, heterogeneity, rule, learner == "Hoeffding")
     risk = np.zeros((n_runs, n_pool + 1))
     leaves = np.zeros((n_runs, n_pool + 1), np.int64)
-    pool_batch(X, y, n_pool, n_runs, LEARNER_CODES[learner], bp, qt, seed, T, S, tab, risk, leaves)
+    perms = np.zeros((0, n), np.int64) if perms is None else np.asarray(perms, np.int64)
+    orders = np.zeros((0, n_pool), np.int64) if orders is None else np.asarray(orders, np.int64)
+    for name, arr, width in (("perms", perms, n), ("orders", orders, n_pool)):
+        if arr.shape[0] and (
+            arr.shape != (n_runs, width) or np.any(np.sort(arr, 1) != np.arange(width))
+        ):
+            raise ValueError(f"{name} must hold one permutation of range({width}) per run")
+    pool_batch(
+        X,
+        y,
+        n_pool,
+        n_runs,
+        LEARNER_CODES[learner],
+        bp,
+        qt,
+        seed,
+        T,
+        S,
+        tab,
+        risk,
+        leaves,
+        perms,
+        orders,
+    )
     return risk, leaves
 
 
