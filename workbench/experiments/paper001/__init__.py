@@ -35,6 +35,8 @@ from .toy_stepper import ToyStepper, stepper_widget
 
 __all__ = [
     "FAST",
+    "store",
+    "stored",
     "FULL",
     "Sizes",
     "Stopwatch",
