@@ -239,3 +239,39 @@ def test_boctal_select_goes_to_the_largest_bound():
     open_ = table[table.unlabelled > 0]
     assert table.set_index("leaf").loc[leaf, "bound"] == open_.bound.max()
     assert table.W.sum() == 200
+
+
+def test_results_do_not_depend_on_threads():
+    X, y = streams.breast_cancer()
+    X, y = X[:100, :4], y[:100]
+    a = evaluate.pool_runs(X, y, "BOCT-AL", n_runs=6, seed=4, n_jobs=1)
+    b = evaluate.pool_runs(X, y, "BOCT-AL", n_runs=6, seed=4, n_jobs=2)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    c = evaluate.toy_runs("BOCT-AL", n_runs=6, n_labels=50, seed=4, n_jobs=1)
+    d = evaluate.toy_runs("BOCT-AL", n_runs=6, n_labels=50, seed=4, n_jobs=3)
+    assert np.array_equal(c[0], d[0])
+
+
+@pytest.mark.parametrize("active_", [False, True])
+def test_toy_kernel_agrees_with_the_python_stepper(active_):
+    """The numba toy kernel (tabulated bounds) and ToyStepper (Python, workbench.bounds) are
+    two implementations of BOCT / BOCT-AL on the toy problem: their mean exact risk after 150
+    labels must agree (Welch test over independent runs)."""
+    from workbench.experiments.paper001 import ToyStepper
+
+    n_runs, n_labels = 40, 150
+    risk, _ = evaluate.toy_runs(
+        "BOCT-AL" if active_ else "BOCT",
+        delta=0.3,
+        delta2=0.05,
+        n_runs=n_runs,
+        n_labels=n_labels,
+        seed=9,
+    )
+    py = []
+    for r in range(n_runs):
+        st = ToyStepper(delta=0.3, active=active_, delta2=0.05, seed=100 + r)
+        for _ in range(n_labels):
+            st.step()
+        py.append(st.true_risk())
+    assert stats.ttest_ind(risk[:, -1], py, equal_var=False).pvalue > 1e-3

@@ -78,6 +78,33 @@ def regret_bound(qt, p, n, weight):
     return weight * max(0.0, 2.0 * quantile_tab(qt, 1, p, n) - 1.0)
 
 
+# ---------------------------------------------------------------------------- batches
+def _run_seeds(seed, n_runs):
+    """One seed per run (so results do not depend on how the runs are cut into chunks)."""
+    return np.random.SeedSequence(int(seed)).generate_state(n_runs, np.uint64).astype(np.int64) & (
+        (1 << 31) - 1
+    )
+
+
+def _in_threads(chunk, n_runs, n_jobs):
+    """Run ``chunk(indices)`` over the runs cut into ``n_jobs`` pieces, in threads (the kernels
+    release the GIL).  ``n_jobs=None``: the number of cores."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    if n_jobs is None:
+        n_jobs = os.cpu_count() or 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer or None; got {n_jobs!r}")
+    parts = [p for p in np.array_split(np.arange(n_runs), min(int(n_jobs), n_runs)) if len(p)]
+    if len(parts) == 1:
+        chunk(parts[0])
+        return
+    with ThreadPoolExecutor(len(parts)) as ex:
+        for f in [ex.submit(chunk, p) for p in parts]:
+            f.result()
+
+
 # ---------------------------------------------------------------------------- real data
 @njit(cache=True)
 def _leaf_error(T, t_pos, t_neg, s):
@@ -168,13 +195,16 @@ def _random_unlabelled(S, s):
     return -1
 
 
-@njit(cache=True)
-def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, leaves, perms, orders):
+@njit(cache=True, nogil=True)
+def pool_batch(X, y, n_pool, learner, bp, qt, seeds, T, S, tab, risk, leaves, perms, orders):
     """``n_runs`` runs of the pool protocol; ``risk[run, t]`` is the test error after ``t``
     labels (``t = 0..n_pool``), ``leaves[run, t]`` the number of leaves.  ``perms`` [n_runs, n]
     and ``orders`` [n_runs, n_pool], if not empty, fix each run's shuffle (pool = the first
-    ``n_pool`` rows) and its passive labelling order (positions in the pool)."""
-    np.random.seed(seed)
+    ``n_pool`` rows) and its passive labelling order (positions in the pool).  Run ``r`` draws
+    from its own seed ``seeds[r]``, so a batch can be cut into chunks run by threads (the
+    kernel releases the GIL; the lazily filled tables ``tab``/``qt`` may be shared: a race
+    writes the same number twice)."""
+    n_runs = seeds.shape[0]
     n, d = X.shape
     n_test = n - n_pool
     Xt = np.empty((n_test, d))
@@ -190,6 +220,7 @@ def pool_batch(X, y, n_pool, n_runs, learner, bp, qt, seed, T, S, tab, risk, lea
     stack = np.empty(cap + 1, np.int64)
     log = np.empty(cap, np.int64)
     for run in range(n_runs):
+        np.random.seed(seeds[run])
         perm = np.random.permutation(n) if perms.shape[0] == 0 else perms[run]
         for i in range(n_pool):
             r = perm[i]
@@ -277,10 +308,13 @@ def pool_runs(
     seed=0,
     perms=None,
     orders=None,
+    n_jobs=None,
 ):
     """Raw curves of the pool protocol: ``(risk, leaves)``, arrays ``[n_runs, n_pool + 1]``
     (test error and number of leaves after 0, 1, ..., n_pool labels).  ``perms``/``orders``
-    (optional) fix the shuffles and the passive labelling orders (see :func:`pool_batch`)."""
+    (optional) fix the shuffles and the passive labelling orders (see :func:`pool_batch`).
+    ``n_jobs`` threads share the runs (None: one per core); every run has its own seed, so the
+    result does not depend on ``n_jobs``."""
     _check_common(
         learner, delta, delta2, n_runs, heterogeneity, rule, ("BOCT", "BOCT-AL", "Hoeffding")
     )
@@ -301,8 +335,6 @@ def pool_runs(
     if n_pool < 1 or n - n_pool < 1:
         raise ValueError(f"{n} rows leave an empty pool or test set")
     cap = 2 * n_pool + 3
-    T = st.allocate(X.shape[1], 2, 0, 1, 2, node_capacity=cap)
-    S = sd.make_store(np.zeros((n_pool, X.shape[1])), np.ones(n_pool), cap)
     tab = sd.make_tables(
         delta, n_pool + 1, HETEROGENEITY_CODES[heterogeneity], learner == "Hoeffding"
     )
@@ -317,23 +349,30 @@ def pool_runs(
             arr.shape != (n_runs, width) or np.any(np.sort(arr, 1) != np.arange(width))
         ):
             raise ValueError(f"{name} must hold one permutation of range({width}) per run")
-    pool_batch(
-        X,
-        y,
-        n_pool,
-        n_runs,
-        LEARNER_CODES[learner],
-        bp,
-        qt,
-        seed,
-        T,
-        S,
-        tab,
-        risk,
-        leaves,
-        perms,
-        orders,
-    )
+    seeds = _run_seeds(seed, n_runs)
+
+    def chunk(idx):
+        T = st.allocate(X.shape[1], 2, 0, 1, 2, node_capacity=cap)
+        S = sd.make_store(np.zeros((n_pool, X.shape[1])), np.ones(n_pool), cap)
+        sl = slice(idx[0], idx[-1] + 1)
+        pool_batch(
+            X,
+            y,
+            n_pool,
+            LEARNER_CODES[learner],
+            bp,
+            qt,
+            seeds[sl],
+            T,
+            S,
+            tab,
+            risk[sl],
+            leaves[sl],
+            perms[sl] if perms.shape[0] else perms,
+            orders[sl] if orders.shape[0] else orders,
+        )
+
+    _in_threads(chunk, n_runs, n_jobs)
     return risk, leaves
 
 
@@ -433,19 +472,18 @@ def _toy_risk(installed, cnt, W, m1, n_nodes, fixed_depth, depth):
     return r
 
 
-@njit(cache=True)
-def toy_batch(
-    W, m1, mu, depth, learner, bp, qt, fixed_depth, n_labels, n_runs, seed, tab, risk, leaves
-):
-    """``n_runs`` runs of ``n_labels`` labels on the toy problem; ``risk[run, t]`` is the exact
-    true risk after ``t`` labels."""
-    np.random.seed(seed)
+@njit(cache=True, nogil=True)
+def toy_batch(W, m1, mu, depth, learner, bp, qt, fixed_depth, n_labels, seeds, tab, risk, leaves):
+    """One run per seed of ``seeds``, ``n_labels`` labels each, on the toy problem;
+    ``risk[run, t]`` is the exact true risk after ``t`` labels."""
+    n_runs = seeds.shape[0]
     n_nodes = W.shape[0]
     first_leaf = (n_nodes - 1) // 2
     cnt = np.zeros((n_nodes, 2), np.int64)
     installed = np.zeros(n_nodes, np.int8)
     stack = np.empty(n_nodes + 1, np.int64)
     for run in range(n_runs):
+        np.random.seed(seeds[run])
         cnt[:, :] = 0
         installed[:] = 0
         n_leaves = 1 if fixed_depth < 0 else 2**fixed_depth
@@ -529,13 +567,15 @@ def toy_runs(
     rule="figure3",
     seed=0,
     toy=None,
+    n_jobs=None,
 ):
     """Raw curves on 001's toy problem: ``(risk, leaves)``, arrays ``[n_runs, n_labels + 1]``
     of the exact true risk and the number of leaves after 0..n_labels labels.
 
     ``learner``: ``"BOCT"``, ``"BOCT-AL"`` (``delta2`` for eq. 7), ``"Hoeffding"`` or
     ``"mbinomial"`` on the fixed partition of the predefined nodes at ``partition_depth``
-    (3: mbinomial_8, 6: mbinomial_64; ``delta2`` is its credible level)."""
+    (3: mbinomial_8, 6: mbinomial_64; ``delta2`` is its credible level).  ``n_jobs`` as in
+    :func:`pool_runs`."""
     from ..streams.toy64 import toy64
 
     _check_common(learner, delta, delta2, n_runs, heterogeneity, rule, tuple(LEARNER_CODES))
@@ -555,22 +595,27 @@ def toy_runs(
     bp = _bp(delta, heterogeneity, rule, learner == "Hoeffding")
     risk = np.zeros((n_runs, n_labels + 1))
     leaves = np.zeros((n_runs, n_labels + 1), np.int64)
-    toy_batch(
-        toy.W,
-        toy.m1,
-        toy.mu,
-        toy.depth,
-        LEARNER_CODES[learner],
-        bp,
-        qt,
-        fixed,
-        n_labels,
-        n_runs,
-        seed,
-        tab,
-        risk,
-        leaves,
-    )
+    seeds = _run_seeds(seed, n_runs)
+
+    def chunk(idx):
+        sl = slice(idx[0], idx[-1] + 1)
+        toy_batch(
+            toy.W,
+            toy.m1,
+            toy.mu,
+            toy.depth,
+            LEARNER_CODES[learner],
+            bp,
+            qt,
+            fixed,
+            n_labels,
+            seeds[sl],
+            tab,
+            risk[sl],
+            leaves[sl],
+        )
+
+    _in_threads(chunk, n_runs, n_jobs)
     return risk, leaves
 
 
