@@ -275,3 +275,12 @@ def test_toy_kernel_agrees_with_the_python_stepper(active_):
             st.step()
         py.append(st.true_risk())
     assert stats.ttest_ind(risk[:, -1], py, equal_var=False).pvalue > 1e-3
+
+
+def test_explain_and_draw():
+    X, y = streams.breast_cancer()
+    m = learners.BOCT(delta=0.2).set_pool(X[:200]).fit(X[:200], y[:200])
+    ex = m.explain_one(X[0])
+    assert ex.leaf == m.apply(X[:1])[0] and not ex.will_split  # Fig. 3 ran after each label
+    assert ex.quantity_label == "W_p eps_p(1 - delta)" and ex.quantity <= ex.threshold
+    assert "digraph" in m.to_dot(highlight=X[0])

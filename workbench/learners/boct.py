@@ -301,6 +301,65 @@ class BOCT(BaseTree):
         lo, up = credible_interval(n_pos, n_neg, self._p.delta, self._p.heterogeneity)
         return dict(node=node, n_pos=n_pos, n_neg=n_neg, W=w, lower=lo, upper=up)
 
+    def explain_one(self, x):
+        """The path of x, and at its leaf the best test of the exhaustive search with the two
+        numbers of the rule (``quantity`` must exceed ``threshold`` for the test to go in)."""
+        from ..core.routing import walk
+        from ..core.rules import RULE_LABELS
+        from .base import Explanation
+
+        X = self._row(x)
+        if not np.isfinite(X).all():
+            raise ValueError("x holds NaN or infinite values; BOCT needs finite values")
+        T = self._state
+        ex = Explanation()
+        path = np.full(self.depth + 2, -1, np.int64)
+        node, length = walk(T, X, 0, False, path)
+        for i in range(length - 1):
+            u, child = int(path[i]), int(path[i + 1])
+            b = int(np.flatnonzero(T.children[u] == child)[0])
+            ex.path.append(
+                dict(
+                    node=u,
+                    depth=int(T.depth[u]),
+                    n=float(T.class_counts[u].sum()),
+                    counts=T.class_counts[u].copy(),
+                    test=self.describe_test(u),
+                    outcome=self.describe_test(u, b),
+                    branch=b,
+                )
+            )
+        ex.leaf = int(node)
+        ex.class_counts = T.class_counts[node].copy()
+        ex.proba = self.predict_proba(X)[0]
+        ex.prediction = int(ex.class_counts[1] >= ex.class_counts[0])
+        ex.predictor = "majority label (a tie predicts 1, 001's round operator)"
+        ex.n = float(ex.class_counts.sum())
+        ex.active = True
+        code = int(self._config.params[P_SPLIT_RULE])
+        ex.rule, ex.quantity_label, ex.threshold_label = RULE_LABELS[code]
+        if self._p.bound == "hoeffding":
+            ex.threshold_label = "Hoeffding epsilon"
+        ex.bound_name = "credible (001 eq. 4)" if self._p.bound == "credible" else "Hoeffding"
+        store = getattr(self, "_store", None)
+        if store is None or ex.n == 0:
+            ex.reason = "This leaf has no labelled instance yet."
+            return ex
+        bp = self.boct_params(self.pool is not None)
+        j, cut, score, q, t = sd.best_split(T, store, self._tables, bp, node)
+        if j < 0:
+            ex.reason = "No candidate test: the labelled values are equal on every attribute."
+            return ex
+        ex.best = dict(feature=self.feature_names_[j], cut=float(cut), score=float(score))
+        ex.quantity, ex.threshold = float(q), float(t)
+        ex.will_split = bool(q > t)
+        ex.reason = (
+            f"Best test {self.feature_names_[j]} <= {cut:.6g}: {ex.quantity_label} = {q:.4g} "
+            f"{'>' if q > t else '<='} {ex.threshold_label} = {t:.4g}, so the test "
+            f"{'passes the rule' if q > t else 'waits for more labels'}."
+        )
+        return ex
+
     def _prequential(self, *args, **kwargs):
         raise NotImplementedError(
             "BOCT is pool-based: use workbench.evaluate.pool_curves (001 Sec. V-b)"
