@@ -43,8 +43,9 @@ LEARNER_CODES = {"BOCT": BOCT, "BOCT-AL": BOCT_AL, "Hoeffding": HOEFFDING, "mbin
 # ---------------------------------------------------------------------------- posterior quantiles
 @njit(cache=True)
 def quantile_tab(qt, level_col, p, n):
-    """Beta(p+1, n+1) quantile at ``qt[0, 0, level_col]`` (0: delta2, 1: 1 - delta2), filled
-    lazily into ``qt[p+1, n, level_col]``... stored from row 1 on (row 0 holds the levels)."""
+    """The Beta(p+1, n+1) quantile at level ``qt[0, 0, level_col]`` (column 0: delta2, column 1:
+    1 - delta2), computed once and kept in ``qt[p + 1, n, level_col]`` (row 0 holds the
+    levels; NaN marks an entry not computed yet)."""
     v = qt[p + 1, n, level_col]
     if math.isnan(v):
         v = betaincinv_nb(p + 1.0, n + 1.0, qt[0, 0, level_col])
