@@ -121,14 +121,14 @@ class ToyStepper:
     def leaf_table(self):
         rows = []
         for s in self.leaves():
-            p, q = self.counts[s]
+            n_neg, n_pos = self.counts[s]
             rows.append(
                 dict(
                     node=s,
                     depth=int(self.toy.depth[s]),
-                    labels_1=int(q),
-                    labels_0=int(p),
-                    predicts=int(q >= p),
+                    labels_1=int(n_pos),
+                    labels_0=int(n_neg),
+                    predicts=int(n_pos >= n_neg),
                     W=self.toy.W[s],
                 )
             )
