@@ -11,8 +11,10 @@
 
 Timing: a warm-up call loads (or compiles) the kernels; then each learner's batch is one kernel
 call (its runs shared by one thread per core), timed by wall clock (``time.perf_counter``) and
-by the CPU time of the process (``time.process_time``, all threads).  The machine is shared, so the load average is
-recorded and both clocks are reported; the targets are judged on wall time.
+by the CPU time of the process (``time.process_time``, all threads).  The machine is shared,
+so the load average is recorded and both clocks are reported: the targets are about wall time
+on an otherwise idle 2-core machine, which the CPU time bounds from above when the two threads
+share the work.
 
 Usage (from the repository root)::
 
