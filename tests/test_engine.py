@@ -14,6 +14,8 @@ from workbench.core.criteria import merit as criterion_merit
 from workbench.core.params import (
     CRIT_INFO_GAIN,
     RULE_BEST_VS_CURRENT,
+    RULE_CREDIBLE,
+    RULE_CREDIBLE_TEXT,
     RULE_BEST_VS_NULL,
     RULE_BEST_VS_SECOND,
 )
@@ -104,7 +106,13 @@ def test_rule_quantities_by_hand():
     assert rules.decide(0.03, 0.04, 0.04, 0.05, floor) == rules.BY_TIE
     assert rules.decide(0.02, 0.04, 0.04, 0.05, floor) == rules.KEEP
     assert rules.tie_floor(RULE_BEST_VS_SECOND, 0.05) == -np.inf
-    assert set(rules.RULE_LABELS) == {RULE_BEST_VS_SECOND, RULE_BEST_VS_NULL, RULE_BEST_VS_CURRENT}
+    assert set(rules.RULE_LABELS) == {
+        RULE_BEST_VS_SECOND,
+        RULE_BEST_VS_NULL,
+        RULE_BEST_VS_CURRENT,
+        RULE_CREDIBLE,
+        RULE_CREDIBLE_TEXT,
+    }
 
 
 # ----------------------------------------------------------------------------- point 5: the fix

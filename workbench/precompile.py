@@ -99,7 +99,22 @@ def montecarlo() -> None:
     mc.ddm_run(np.zeros(50))
 
 
-GROUPS = {"trees": trees, "montecarlo": montecarlo}
+def boct() -> None:
+    """Paper 001's instance-storing trees: BOCT, its pool and toy protocols."""
+    from . import evaluate, learners, streams
+
+    X, y = streams.toy64().sample(80, seed=0)
+    model = learners.BOCT(delta=0.2).set_pool(X).fit(X[:40], y[:40])
+    model.predict(X)
+    model.predict_proba(X)
+    learners.BOCT(delta=0.2).fit(X[:40], y[:40])
+    for name in ("BOCT", "BOCT-AL", "Hoeffding"):
+        evaluate.pool_runs(X, y, name, n_runs=1)
+        evaluate.toy_runs(name, n_runs=1, n_labels=5)
+    evaluate.toy_runs("mbinomial", n_runs=1, n_labels=5)
+
+
+GROUPS = {"trees": trees, "montecarlo": montecarlo, "boct": boct}
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,7 @@ budget=0.3)`` predicts every instance, asks the strategy whether to query its la
 query rate is within the budget, and learns only the labelled instances.
 """
 
+from .boct_al import BOCTAL
 from .strategies import (
     STRATEGIES,
     ConfTree,
@@ -22,6 +23,7 @@ from .strategies import (
 )
 
 __all__ = [
+    "BOCTAL",
     "Strategy",
     "Random",
     "VarUncertainty",

@@ -66,6 +66,13 @@ RULES = {
     "best_vs_null": RULE_BEST_VS_NULL,
     "best_vs_current": RULE_BEST_VS_CURRENT,
 }
+# 001 (BOCT): the parent's credible bound against the lowest credible upper bound of the children
+RULE_CREDIBLE = (
+    3  # Fig. 3: min_test W1 eps1(d) + W2 eps2(d) < W_p eps_p(1 - d) (parent's lower end)
+)
+RULE_CREDIBLE_TEXT = 4  # Sec. III text: ... < W_p eps_p(d) (parent's upper end)
+RULES["credible"] = RULE_CREDIBLE
+RULES["credible_text"] = RULE_CREDIBLE_TEXT
 
 UPDATE_LEAF = 0  # VFDT: only the leaf an instance reaches learns it
 UPDATE_PATH = 1  # HATT: every node on its path does (inner nodes keep their statistics)
@@ -85,7 +92,8 @@ MERIT_ESTIMATES = {"current": MERITS_CURRENT, "moa": MERITS_MOA}
 
 CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
 CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)
-CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED}
+CUTS_EXHAUSTIVE = 2  # every midpoint between consecutive distinct labelled values (001, BOCT)
+CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED, "exhaustive": CUTS_EXHAUSTIVE}
 
 BOUND_HOEFFDING = 0  # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
 BOUND_MCDIARMID = 1  # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)
@@ -97,6 +105,8 @@ BOUNDS = {
     "ctree": BOUND_CTREE,
     "ctree_practical": BOUND_CTREE_PRACTICAL,
 }
+BOUND_CREDIBLE = 4  # Bayesian credible interval of a heterogeneity, 001 eqs. (3)-(4)
+BOUNDS["credible"] = BOUND_CREDIBLE
 
 
 class Config(NamedTuple):

@@ -31,7 +31,13 @@ import math
 
 from numba import njit
 
-from .params import RULE_BEST_VS_CURRENT, RULE_BEST_VS_NULL, RULE_BEST_VS_SECOND
+from .params import (
+    RULE_BEST_VS_CURRENT,
+    RULE_BEST_VS_NULL,
+    RULE_BEST_VS_SECOND,
+    RULE_CREDIBLE,
+    RULE_CREDIBLE_TEXT,
+)
 
 #: G of the null split in the best-vs-null and best-vs-current rules: the gain of keeping a leaf
 NULL_GAIN = 0.0
@@ -41,6 +47,16 @@ RULE_LABELS = {
     RULE_BEST_VS_SECOND: ("best vs second best", "G(best) - G(second best)", "second best"),
     RULE_BEST_VS_NULL: ("best vs null split", "G(best) - G(null)", "null split"),
     RULE_BEST_VS_CURRENT: ("best vs current split", "G(best) - G(current)", "current split"),
+    RULE_CREDIBLE: (
+        "credible (001 Fig. 3)",
+        "W_p eps_p(1 - delta)",
+        "min W_1 eps_1(delta) + W_2 eps_2(delta)",
+    ),
+    RULE_CREDIBLE_TEXT: (
+        "credible (001 text)",
+        "W_p eps_p(delta)",
+        "min W_1 eps_1(delta) + W_2 eps_2(delta)",
+    ),
 }
 
 
@@ -58,6 +74,18 @@ def rule_quantity(rule, g_best, g_second, g_presplit_null, g_current, eps, facto
         return g_best - g_current, eps
     reference = g_second if g_second > g_presplit_null else g_presplit_null
     return g_best - reference, factor * eps
+
+
+@njit(cache=True)
+def credible_quantity(rule, parent_lower, parent_upper, children_upper):
+    """(quantity, threshold) of BOCT's credible rule (001 Sec. III): split when the quantity,
+    the parent's weighted credible bound, exceeds the threshold, the lowest weighted credible
+    upper bound of the children over all tests.  ``RULE_CREDIBLE`` (Fig. 3) compares with the
+    parent's *lower* end ``W_p eps_p(1 - delta)``, which is what the 3-delta argument needs;
+    ``RULE_CREDIBLE_TEXT`` with its upper end ``W_p eps_p(delta)`` as the text prints it."""
+    if rule == RULE_CREDIBLE_TEXT:
+        return parent_upper, children_upper
+    return parent_lower, children_upper
 
 
 # decisions of decide()

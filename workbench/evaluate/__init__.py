@@ -1,6 +1,7 @@
 """Evaluation protocols and metrics."""
 
 from .metrics import confusion_matrix, f_measure, kappa, precision, recall
+from .pool import pool_curves, pool_runs, toy_curves, toy_runs
 from .prequential import (
     HoldoutResult,
     MinibatchResult,
@@ -22,4 +23,8 @@ __all__ = [
     "recall",
     "f_measure",
     "kappa",
+    "pool_runs",
+    "pool_curves",
+    "toy_runs",
+    "toy_curves",
 ]

@@ -11,6 +11,9 @@ reproduction.
 ``paper000``   De Rosa & Cesa-Bianchi, *Confidence Decision Trees via Online and Active
                Learning*: impurities, Theorems 1-5 by Monte Carlo, eq. (7) and (10),
                Figures 3, 4 and 5 (C-Tree, H-Tree, CorrH-Tree, the ACTIVE strategies).
+``paper001``   Collet & Pietquin, *Bayesian credible intervals for online and active
+               learning of classification trees*: eqs. (1)-(4) and (7), the split rule's
+               two readings, the toy problem (Figure 5), the pool protocol (Figure 6).
 ``paper003``   Izenov, *Reducing labeling complexity in streaming data mining* (Frugal
                Hoeffding tree): the Weather example, eq. (7), the Frugal rule, Tables
                3-5, Figures 4-15, and the Frugal rule against 000's strategies.
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000", "paper003", "paper004")
+_SUBMODULES = ("paper000", "paper001", "paper003", "paper004")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -1,6 +1,7 @@
 """Tree learners: policies over the one engine in :mod:`workbench.core`."""
 
 from .base import BaseTree, Explanation
+from .boct import BOCT
 from .ctree import CorrHTree, CTree
 from .efdt import EFDT
 from .frugal import FrugalHoeffdingTree
@@ -14,4 +15,5 @@ __all__ = [
     "CorrHTree",
     "EFDT",
     "FrugalHoeffdingTree",
+    "BOCT",
 ]

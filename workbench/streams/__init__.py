@@ -47,6 +47,7 @@ from .remote import (
     susy,
 )
 from .sea import sea
+from .toy64 import Toy64, toy64
 from .waveform import waveform
 
 __all__ = [
@@ -55,6 +56,8 @@ __all__ = [
     "RandCBTConcept",
     "DATASETS",
     "sea",
+    "toy64",
+    "Toy64",
     "waveform",
     "led",
     "random_tree",

@@ -1,0 +1,106 @@
+"""What the paper-001 reproduction shares: the learners' labels and colours, the mode and its
+:class:`Sizes` (quick mode from ``workbench.viz.fast_mode``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...viz.fast import fast_mode
+from ..paper000._common import Stopwatch
+
+LEARNERS = ("BOCT", "BOCT-AL", "Hoeffding", "mbinomial_8", "mbinomial_64", "C4.5-like")
+COLOR = {
+    "BOCT": "#d62728",
+    "BOCT-AL": "#9467bd",
+    "Hoeffding": "#1f77b4",
+    "mbinomial_8": "#2ca02c",
+    "mbinomial_64": "#8c564b",
+    "C4.5-like": "#7f7f7f",
+}
+STYLE = {"BOCT-AL": "--", "mbinomial_8": ":", "mbinomial_64": "-.", "C4.5-like": "-"}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How large every experiment of notebook 02 is in one mode."""
+
+    rule_trials: int  # Monte Carlo trials of the useless-split check (Sec. 2)
+    toy_runs: int  # Figure 5
+    toy_labels: int
+    toy_grid: int  # delta values of the grid search
+    toy_tune_runs: int
+    pool_runs: int  # Figure 6
+    pool_grid: int
+    pool_tune_runs: int
+    c45_runs: int
+    c45_every: int
+    datasets: tuple  # Figure 6 data sets (pima only if cached)
+
+
+FAST = Sizes(
+    rule_trials=4000,
+    toy_runs=100,
+    toy_labels=1000,
+    toy_grid=3,
+    toy_tune_runs=20,
+    pool_runs=100,
+    pool_grid=3,
+    pool_tune_runs=20,
+    c45_runs=20,
+    c45_every=25,
+    datasets=("breast_cancer",),
+)
+FULL = Sizes(
+    rule_trials=100_000,
+    toy_runs=100,
+    toy_labels=1000,
+    toy_grid=10,
+    toy_tune_runs=100,
+    pool_runs=1000,
+    pool_grid=6,
+    pool_tune_runs=100,
+    c45_runs=200,
+    c45_every=5,
+    datasets=("pima", "breast_cancer", "adult", "electricity"),
+)
+
+
+def sizes(fast: bool | None = None) -> Sizes:
+    """The sizes of the current mode (``fast=None``: as set up, ``workbench.viz.fast_mode``)."""
+    return FAST if (fast_mode() if fast is None else fast) else FULL
+
+
+def describe_mode(fast: bool | None = None) -> str:
+    s = sizes(fast)
+    mode = "QUICK" if s is FAST else "FULL"
+    return (
+        f"Mode: {mode}. Split rule: {s.rule_trials:,} Monte Carlo trials per point. Figure 5: "
+        f"{s.toy_runs} runs x {s.toy_labels:,} labels per learner, delta tuned on a grid of "
+        f"{s.toy_grid} values ({s.toy_tune_runs} runs each). Figure 6: {s.pool_runs:,} runs "
+        f"per learner and data set ({', '.join(s.datasets)}), delta tuned on {s.pool_grid} "
+        f"values ({s.pool_tune_runs} runs each); the C4.5-like tree {s.c45_runs} runs, "
+        f"refitted every {s.c45_every} labels."
+    )
+
+
+__all__ = ["FAST", "FULL", "Sizes", "sizes", "describe_mode", "Stopwatch", "COLOR", "STYLE"]
+
+
+RESULTS = __import__("pathlib").Path(__file__).parent / "results"
+
+
+def store(frame, name: str):
+    """Write a full-mode result table to ``results/<name>.csv`` (quick mode writes nothing) and
+    return it."""
+    if sizes() is FULL:
+        RESULTS.mkdir(exist_ok=True)
+        frame.to_csv(RESULTS / f"{name}.csv", index=False)
+    return frame
+
+
+def stored(name: str):
+    """The table of the last full run (``results/<name>.csv``), or None."""
+    import pandas as pd
+
+    path = RESULTS / f"{name}.csv"
+    return pd.read_csv(path) if path.exists() else None

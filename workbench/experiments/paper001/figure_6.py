@@ -1,0 +1,175 @@
+r"""001 Figure 6: test risk against labels on real data, pool and test halves, until the pool is
+exhausted, for BOCT, BOCT-AL, the Hoeffding baseline and a C4.5-like tree.
+
+The C4.5-like baseline is scikit-learn's ``DecisionTreeClassifier(criterion="entropy")`` refitted
+on the labels received so far.  It differs from Quinlan's C4.5: binary splits only, no gain ratio
+(plain information gain), no pessimistic-error pruning, no special handling of missing values.
+It is refitted every ``c45_every`` labels on fewer runs (it is outside the speed target).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...evaluate.pool import pool_runs
+from ._common import COLOR, STYLE, sizes
+
+SUBSAMPLE = 600  # rows taken from the larger data sets (adult, electricity): pools of 300
+
+
+def dataset(name, seed=0):
+    """(X, y) of a Figure 6 data set: ``pima`` (cached only), ``breast_cancer``, or a
+    ``SUBSAMPLE``-row sample of ``adult`` (numeric columns) / ``electricity``."""
+    from ... import streams
+
+    if name == "pima":
+        X, y = streams.pima()
+    elif name == "breast_cancer":
+        X, y = streams.breast_cancer()
+    elif name in ("adult", "electricity"):
+        X, y = getattr(streams, name)()
+        rng = np.random.default_rng(seed)
+        keep = np.isfinite(X).all(axis=1)
+        idx = rng.choice(np.flatnonzero(keep), SUBSAMPLE, replace=False)
+        X, y = X[idx], y[idx]
+    else:
+        raise ValueError(f"unknown data set {name!r}")
+    return np.asarray(X, float), np.asarray(y)
+
+
+def available(names):
+    """The names whose data need no download (pima only when cached)."""
+    from ...streams import list_datasets
+
+    out = []
+    for n in names:
+        if n == "pima":
+            table = list_datasets()
+            if "pima" in table.index and bool(table.loc["pima", "cached"]):
+                out.append(n)
+        else:
+            out.append(n)
+    return out
+
+
+def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000):
+    """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
+    the mean test risk over the whole curve."""
+    s = sizes()
+    n_grid = n_grid or s.pool_grid
+    n_runs = n_runs or s.pool_tune_runs
+    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n_grid)]
+    hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n_grid)]
+    rows = []
+    for name, grid in (("BOCT", cred), ("Hoeffding", hoef)):
+        for d in grid:
+            risk, _ = pool_runs(X, y, name, delta=d, n_runs=n_runs, seed=seed)
+            rows.append(dict(learner=name, delta=d, delta2=np.nan, mean_risk=float(risk.mean())))
+    best = min((r for r in rows if r["learner"] == "BOCT"), key=lambda r: r["mean_risk"])
+    for d2 in (0.01, 0.1, 0.4):  # BOCT-AL: BOCT's delta, delta2 on its own grid
+        risk, _ = pool_runs(
+            X, y, "BOCT-AL", delta=best["delta"], delta2=d2, n_runs=n_runs, seed=seed
+        )
+        rows.append(
+            dict(learner="BOCT-AL", delta=best["delta"], delta2=d2, mean_risk=float(risk.mean()))
+        )
+    return pd.DataFrame(rows)
+
+
+def best_settings(tuning):
+    out = {}
+    for name, grp in tuning.groupby("learner", sort=False):
+        b = grp.loc[grp.mean_risk.idxmin()]
+        out[name] = dict(
+            delta=float(b.delta), **({} if b.delta2 != b.delta2 else {"delta2": float(b.delta2)})
+        )
+    return out
+
+
+def c45_curve(X, y, n_runs=None, every=None, seed=0):
+    """Test risk of the C4.5-like tree refitted every ``every`` labels (random order)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    s = sizes()
+    n_runs = n_runs or s.c45_runs
+    every = every or s.c45_every
+    rng = np.random.default_rng(seed)
+    n = len(y)
+    n_pool = int(round(0.5 * n))
+    ts = np.unique(np.r_[np.arange(every, n_pool + 1, every), n_pool])
+    risk = np.zeros((n_runs, len(ts)))
+    classes = np.unique(y)
+    for r in range(n_runs):
+        perm = rng.permutation(n)
+        pool, test = perm[:n_pool], perm[n_pool:]
+        for k, t in enumerate(ts):
+            lab = pool[:t]
+            if len(np.unique(y[lab])) < 2:
+                pred = np.full(len(test), y[lab][0] if t else classes[-1])
+            else:
+                pred = (
+                    DecisionTreeClassifier(criterion="entropy", random_state=0)
+                    .fit(X[lab], y[lab])
+                    .predict(X[test])
+                )
+            risk[r, k] = np.mean(pred != y[test])
+    return pd.DataFrame(
+        dict(
+            learner="C4.5-like",
+            n_labels=ts,
+            risk=risk.mean(0),
+            risk_se=risk.std(0, ddof=1) / np.sqrt(n_runs) if n_runs > 1 else np.nan,
+            leaves=np.nan,
+        )
+    )
+
+
+def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
+    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column)."""
+    s = sizes()
+    n_runs = n_runs or s.pool_runs
+    X, y = dataset(name)
+    settings = settings or {}
+    frames = []
+    for learner in ("BOCT", "BOCT-AL", "Hoeffding"):
+        kw = settings.get(learner, {})
+        risk, leaves = pool_runs(X, y, learner, n_runs=n_runs, seed=seed, **kw)
+        frames.append(
+            pd.DataFrame(
+                dict(
+                    learner=learner,
+                    n_labels=np.arange(risk.shape[1]),
+                    risk=risk.mean(0),
+                    risk_se=risk.std(0, ddof=1) / np.sqrt(n_runs),
+                    leaves=leaves.mean(0),
+                )
+            )
+        )
+    if with_c45:
+        frames.append(c45_curve(X, y, seed=seed))
+    out = pd.concat(frames, ignore_index=True)
+    out.insert(0, "dataset", name)
+    return out
+
+
+def plot_fig6(curves):
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(curves.dataset))
+    fig, axes = plt.subplots(1, len(names), figsize=(6 * len(names), 4.2), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        sub = curves[curves.dataset == name]
+        for learner, grp in sub.groupby("learner", sort=False):
+            ax.plot(
+                grp.n_labels,
+                grp.risk,
+                label=learner,
+                color=COLOR.get(learner),
+                ls=STYLE.get(learner, "-"),
+                marker="." if learner == "C4.5-like" else None,
+            )
+        ax.set(xlabel="labelled instances", ylabel="test risk (mean over runs)", title=name)
+        ax.legend(loc="best")
+    fig.tight_layout()
+    return fig
