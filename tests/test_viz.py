@@ -625,3 +625,38 @@ def test_single_and_long_steps_learn_the_stream_in_order():
     res = evaluate.prequential(ref, X[:n], y[:n])
     assert ref.n_leaves == s.model.n_leaves and ref.depth == s.model.depth
     assert s.accuracy == pytest.approx(res.accuracy)
+
+
+def test_split_caption_dates_the_stretch_that_led_to_the_split_gini_electricity():
+    """The tour's Gini tree on Electricity: the margin beats epsilon early (t ~ 60-160), falls
+    back below it before the tests at t = 200, 400, 600, and beats it for good only shortly before
+    the split at t = 800.  The caption and the orange dot date the last stretch, not the first
+    moment (which the caption used to give: "rose above Hoeffding epsilon at t=62")."""
+    X, y, info = streams.electricity(return_info=True)
+    X, y = X[:1_000], y[:1_000]
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, **p), X, y, k=100)
+    s.set_params(criterion="gini")
+    s.run_to(800)
+    trace = s.focus_trace()
+    assert trace.leaf == s.model.root and trace.split_t == 800 and trace.crossing == "margin"
+    grace = s.params["grace_period"]
+    # the leaf's tests before the split found the rule not met (else it would have split then)
+    for test_t in range(grace, 800, grace):
+        m = HoeffdingTree(6, 2, criterion="gini").partial_fit(X[:test_t], y[:test_t])
+        ex = m.explain_one(X[0])  # the root after its test at n = test_t: what the test saw
+        assert m.n_leaves == 1 and ex.n == test_t
+        assert not ex.quantity > ex.threshold and not ex.epsilon < ex.tau
+    assert 0 <= trace.first_ready < grace  # it met the rule long before, briefly
+    since = trace.ready_since
+    assert 800 - grace < since < 800
+    i = trace.t.index(since)
+    assert all(trace.will_split[i:]) and not trace.will_split[i - 1]
+    assert (
+        trace.quantity[i] > trace.threshold[i] and trace.quantity[i - 1] <= trace.threshold[i - 1]
+    )
+    caption = s.split_caption()
+    assert f"at t={since:,} (orange dot)" in caption
+    assert f"at t={trace.first_ready:,} (orange dot)" not in caption
+    assert f"from t={trace.first_ready:,}" in caption  # the earlier stretch is named as such
+    svg = s.split_svg()
+    assert "wb-ready-marker" in svg

@@ -68,6 +68,7 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
+from .._numbers import compared
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -937,11 +938,13 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             )
         else:
             lone = ""
+        q_txt, thr_txt = compared(q, ex.threshold, 4)
         if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
+            eps_txt, tau_txt = compared(ex.epsilon, ex.tau, 4)
             why = (
-                f"{ex.quantity_label} = {q:.4g} exceeds {level} = {ex.threshold:.4g}{lone}"
+                f"{ex.quantity_label} = {q_txt} exceeds {level} = {thr_txt}{lone}"
                 if outcome == sp.SPLIT_MARGIN
-                else f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}"
+                else f"epsilon {eps_txt} is below the tie threshold tau = {tau_txt}"
             )
             return (
                 f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
@@ -951,10 +954,10 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         lead = (
             f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the same gain"
             if ex.second is not None and reference == "second best" and q <= 1e-12
-            else f"the best split ({ex.best['test']}) beats the {reference} by {q:.3g}"
+            else f"the best split ({ex.best['test']}) beats the {reference} by {q_txt}"
         )
         text = (
-            f"Not split yet: {lead}, less than {level} = {ex.threshold:.4g}, and epsilon "
+            f"Not split yet: {lead}, not more than {level} = {thr_txt}, and epsilon "
             f"is still above tau = {ex.tau:g}"
         )
         if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
