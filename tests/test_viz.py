@@ -660,3 +660,31 @@ def test_split_caption_dates_the_stretch_that_led_to_the_split_gini_electricity(
     assert f"from t={trace.first_ready:,}" in caption  # the earlier stretch is named as such
     svg = s.split_svg()
     assert "wb-ready-marker" in svg
+
+
+def test_widgets_carry_a_picture_of_their_state_for_pages_without_a_kernel(sea, grown):
+    """The book shows text/html where JupyterLab shows the widget: the tree as SVG at its natural
+    size (laid out by dot), and for the stepper its charts and caption as they were."""
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, params=SMALL)
+    s.run_to(3_400)
+    bundle = s._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    assert "wb-acc-chart" in html and "wb-split-svg" in html and "split at t=3,400" in html
+    assert 'data-t="3400"' in html or "data-t='3400'" in html
+    tree = viz.show(grown)._repr_mimebundle_()["text/html"]
+    pair = viz.side_by_side(
+        viz.TreeStepper(make_ht, X, y, params=SMALL), viz.TreeStepper(make_ht, X, y, params=SMALL)
+    )
+    pair.step(100)
+    both = pair._repr_mimebundle_()["text/html"]
+    assert both.count("wb-stepper-snapshot") == 2
+    if viz.has_dot():
+        assert html.count("<svg") >= 3 and "<svg" in tree
+        # natural size: the drawing is not squeezed into the column (CSS max-width: none)
+        assert "max-width: none" in tree
+        n_leaves = grown.n_leaves
+        assert tree.count('<g id="node') >= n_leaves
+    else:
+        assert "DOT source" in tree
