@@ -688,3 +688,22 @@ def test_widgets_carry_a_picture_of_their_state_for_pages_without_a_kernel(sea, 
         assert tree.count('<g id="node') >= n_leaves
     else:
         assert "DOT source" in tree
+
+
+def test_fractional_counts_are_explained_where_they_show():
+    """A leaf made by a numeric split starts from its parent's Gaussian estimate of the class
+    counts on its side, so n has decimals; the panel says why, and only then."""
+    X, y, info = streams.electricity(return_info=True)
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, **p), X[:1_000], y[:1_000])
+    s.run_to(150)
+    assert s.model.n_leaves == 1 and "wb-fractional" not in s.instance_html()  # n = 150
+    s.run_to(260)
+    ex = s.last.explanation
+    assert s.model.n_leaves > 1 and ex.n != round(ex.n)
+    assert "wb-fractional" in s.instance_html()
+    # the leaf's weight is its parent's estimate for its side (made at the split, t = 200)
+    # plus one per instance it learned since: the estimate is the fractional part
+    assert int(s.model.tree.t_split[s.model.root]) == 200
+    since = int((s.model.apply(X[200:260]) == ex.leaf).sum())
+    start = ex.n - since
+    assert 0 < start < 200 and start != round(start)

@@ -83,8 +83,8 @@ DEFAULT_NOMINAL_VALUES = 64
 _BOUND_NAMES = {
     "hoeffding": "Hoeffding",
     "mcdiarmid": "McDiarmid",
-    "ctree": "000 eq. (7)",
-    "ctree_practical": "000 eq. (10)",
+    "ctree": "C-Tree eq. (7)",  # De Rosa & Cesa-Bianchi, Theorem 4
+    "ctree_practical": "C-Tree eq. (10)",  # De Rosa & Cesa-Bianchi, the experiments' radius
 }
 
 
@@ -115,7 +115,8 @@ class Explanation:
     quantity_label: str = ""
     threshold_label: str = ""
     will_split: bool = False
-    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "000 eq. (7)", "000 eq. (10)")
+    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "C-Tree eq. (7)", "C-Tree eq. (10)":
+    #: the equations of De Rosa & Cesa-Bianchi's C-Tree paper)
     bound_name: str = "Hoeffding"
     #: the split rule that decides (``workbench.core.rules``), e.g. "best vs second best"
     rule: str = ""
@@ -886,7 +887,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
         ex.bound_name = _BOUND_NAMES[self._p.bound]
         ex.threshold_label = (
-            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x epsilon, {ex.bound_name}"
+            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x {ex.bound_name} epsilon"
         )
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 

@@ -107,9 +107,14 @@ def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):
     """
     from .dot import to_dot
 
-    source = to_dot(model, max_nodes=max_nodes, **dot_options)
+    return show_dot(to_dot(model, max_nodes=max_nodes, **dot_options), zoom=zoom)
+
+
+def show_dot(source: str, zoom: bool = False, title: str | None = None):
+    """Draw DOT ``source`` as :func:`show` draws a model (e.g. a stream generator's tree)."""
+    head = [widgets.HTML(f"<b>{escape(title)}</b>")] if title else []
     hint = widgets.HTML(ZOOM_HINT if zoom else SCROLL_HINT)
-    box = TreeView([widgets.HTML(TREE_CSS), hint, tree_widget(source, zoom=zoom)])
+    box = TreeView([widgets.HTML(TREE_CSS), *head, hint, tree_widget(source, zoom=zoom)])
     box.add_class("wb-treeview")
     return box
 
@@ -122,4 +127,5 @@ class TreeView(widgets.VBox):
         from .snapshot import picture_bundle, tree_picture
 
         bundle = super()._repr_mimebundle_(**kwargs)
-        return picture_bundle(bundle, tree_picture(self.children[-1].dot_source))
+        title = "".join(c.value for c in self.children[1:-2] if isinstance(c, widgets.HTML))
+        return picture_bundle(bundle, title + tree_picture(self.children[-1].dot_source))

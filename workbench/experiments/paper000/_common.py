@@ -121,6 +121,27 @@ def describe_mode(fast: bool | None = None) -> str:
     )
 
 
+def signed(v: float, decimals: int = 4) -> str:
+    """``v`` with a sign and ``decimals`` decimals; a value that rounds to zero prints as
+    ``0.0000`` without a sign (a reader cannot tell "-0.0000" from "+0.0000")."""
+    s = f"{v:+.{decimals}f}"
+    return s[1:] if float(s) == 0 else s
+
+
+def tally_text(verdicts) -> str:
+    """``"3 sizes: C-Tree better; 5 sizes: no clear difference"`` from the verdict of each
+    size (a pandas Series or list of strings), most frequent first."""
+    import pandas as pd
+
+    counts = pd.Series(list(verdicts), dtype=object).value_counts()
+    return "; ".join(f"{n} size{'s' if n != 1 else ''}: {verdict}" for verdict, n in counts.items())
+
+
+def progress_options(progress, desc: str):
+    """The ``progress`` argument of a sweep: ``True`` becomes a bar labelled ``desc``."""
+    return {"desc": desc} if progress is True else progress
+
+
 def _derive(seed, *idx) -> int:
     from ..._rng import derive_seed
 

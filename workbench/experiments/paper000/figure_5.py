@@ -64,6 +64,7 @@ def fig5(
     c=None,
     fast: bool | None = None,
     n_rows: int | None = None,
+    progress: bool = True,
 ):
     """Figure 5: online score against the labelling budget for the seven strategies, C-Tree as
     the base learner with DDM change detection (Sec. VIII), data sets in their original order.
@@ -72,9 +73,10 @@ def fig5(
     runs with ``n_seeds`` seeds (its random draws).  A ``FULL`` row per data set (every label,
     DDM on) is the reference.  Rows: ``dataset``, ``strategy``, ``budget``, ``seed``,
     ``accuracy``, ``f_measure_1``, ``score``, ``query_rate``, ``labels_used``, ``n_drifts``,
-    ``leaves``, ``c``.
+    ``leaves``, ``c``.  ``progress``: a tqdm bar over the runs of each data set.
     """
     import pandas as pd
+    from tqdm.auto import tqdm
 
     from ... import active, evaluate, learners
 
@@ -92,8 +94,15 @@ def fig5(
         def model(d=X.shape[1], c_ds=c_ds, nominal=info.nominal_features):
             return learners.CTree(d, c=c_ds, nominal_features=nominal)
 
+        bar = tqdm(
+            total=len(strategies) * len(budgets) * n_seeds + 1,
+            desc=f"Figure 5, {name}",
+            unit="run",
+            disable=not progress,
+        )
         m = model()
         res = evaluate.prequential(m, X, y, drift_detection=True, keep_predictions=False)
+        bar.update()
         rows.append(
             {
                 "dataset": name,
@@ -138,6 +147,8 @@ def fig5(
                             "c": c_ds,
                         }
                     )
+                    bar.update()
+        bar.close()
     df = pd.DataFrame(rows)
     df["score"] = [
         r.accuracy if METRIC[r.dataset] == "accuracy" else r.f_measure_1 for r in df.itertuples()

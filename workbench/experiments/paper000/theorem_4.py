@@ -149,19 +149,28 @@ def schedule_widget():
     """Sliders for depth, t, d, c and the criterion over :func:`plot_schedule`."""
     import ipywidgets as w
     import matplotlib.pyplot as plt
+    from IPython.display import display
 
     def draw(criterion, depth, log10_t, d, log10_c):
-        plot_schedule(depth=depth, t=10**log10_t, d=d, c=10**log10_c, criterion=criterion)
-        plt.show()
-        return None
+        # shown and closed at once: a figure left open would be drawn a second time by the
+        # inline backend when the next change comes quickly (two stacked figures)
+        plt.close("all")
+        fig = plot_schedule(depth=depth, t=10**log10_t, d=d, c=10**log10_c, criterion=criterion)
+        display(fig)
+        plt.close(fig)
 
+    quiet = {"continuous_update": False}  # redraw when the slider is let go, not while dragged
     return w.interactive(
         draw,
         criterion=w.Dropdown(options=list(THEOREMS), value="gini", description="criterion"),
-        depth=w.IntSlider(value=3, min=0, max=20, description="depth h"),
-        log10_t=w.FloatSlider(value=5.0, min=2.0, max=8.0, step=0.25, description="log10 t"),
-        d=w.IntSlider(value=5, min=1, max=100, description="d"),
-        log10_c=w.FloatSlider(value=-2.0, min=-3.0, max=1.0, step=0.1, description="log10 c"),
+        depth=w.IntSlider(value=3, min=0, max=20, description="depth h", **quiet),
+        log10_t=w.FloatSlider(
+            value=5.0, min=2.0, max=8.0, step=0.25, description="log10 t", **quiet
+        ),
+        d=w.IntSlider(value=5, min=1, max=100, description="d", **quiet),
+        log10_c=w.FloatSlider(
+            value=-2.0, min=-3.0, max=1.0, step=0.1, description="log10 c", **quiet
+        ),
     )
 
 

@@ -23,6 +23,19 @@ def _fmt_value(v) -> str:
     return str(v)
 
 
+#: why a leaf's count n (and its class counts) can have decimals, said where they are shown
+FRACTIONAL_NOTE = (
+    "<div class='wb-fractional wb-muted' style='font-size:11px'>Why counts have decimals: "
+    "a new leaf does not start from zero but from its parent's estimate of the class counts "
+    "on its side of the split (for a numeric test the parent keeps a Gaussian per class, so "
+    "the estimate is fractional, as in MOA); every instance it learns then adds 1.</div>"
+)
+
+
+def _fractional(v: float) -> bool:
+    return math.isfinite(v) and abs(v - round(v)) > 1e-9
+
+
 class _Drawing:
     """What :class:`~workbench.viz.TreeStepper` draws (a mixin)."""
 
@@ -122,6 +135,8 @@ class _Drawing:
             route = " → ".join(escape(s["outcome"]) for s in ex.path) or "root"
             parts.append(f"<div>reached <b>leaf {ex.leaf}</b> via {route}</div>")
             parts.append(f"<div class='wb-reason wb-muted'>{escape(ex.reason)}</div>")
+            if _fractional(ex.n):
+                parts.append(FRACTIONAL_NOTE)
         acc = "–" if self.t == 0 else f"{self.accuracy:.1%}"
         right = int((self.pred[: self.t] == self.y[: self.t]).sum())
         parts.append(
