@@ -75,12 +75,9 @@ launch_buttons:
 sphinx:
   extra_extensions:
     - sphinx.ext.autodoc
-    - sphinx.ext.autosummary
     - sphinx.ext.napoleon
     - sphinx.ext.mathjax
   config:
-    autosummary_generate: true
-    autosummary_imported_members: false
     autodoc_default_options:
       members: true
       undoc-members: false
@@ -116,16 +113,42 @@ them in; to step a tree yourself, run the notebooks in JupyterLab (`python3 dev.
 API = """\
 # API reference
 
-Built from the docstrings of the workbench's public packages.
+Built from the docstrings of the workbench's public packages, one page per package.
+"""
+
+API_PAGE = """\
+# {package}
 
 ```{{eval-rst}}
-.. autosummary::
-   :toctree: generated
-   :recursive:
+.. automodule:: {package}
+   :no-members:
+   :no-index:
 
-{packages}
+{modules}
 ```
 """
+
+
+def _public_modules(package: str) -> list[str]:
+    """``package``'s modules and subpackages whose names do not start with ``_``."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    names = [
+        m.name
+        for m in pkgutil.walk_packages(pkg.__path__, package + ".")
+        if not any(part.startswith("_") for part in m.name.split("."))
+    ]
+    return sorted(names)
+
+
+def _api_page(package: str) -> str:
+    blocks = [
+        f"{m}\n{'-' * len(m)}\n\n.. automodule:: {m}\n   :members:\n   :show-inheritance:\n"
+        for m in _public_modules(package)
+    ]
+    return API_PAGE.format(package=package, modules="\n".join(blocks))
 
 
 def notebooks() -> list[Path]:
@@ -209,13 +232,18 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
     }.get(frozenset(modes), "")
     (source / "_config.yml").write_text(CONFIG)
     (source / "intro.md").write_text(INTRO.format(mode=mode))
-    (source / "api.md").write_text(API.format(packages="\n".join(f"   {m}" for m in API_PACKAGES)))
+    (source / "api.md").write_text(API)
+    api_dir = source / "api"
+    api_dir.mkdir(exist_ok=True)
+    for package in API_PACKAGES:
+        (api_dir / f"{package}.md").write_text(_api_page(package))
     toc = ["format: jb-book", "root: intro", "parts:", "  - caption: Notebooks", "    chapters:"]
     toc += [f"      - file: notebooks/{p.stem}" for p in taken]
     if findings:
         toc += ["  - caption: Findings", "    chapters:"]
         toc += [f"      - file: {f.stem}" for f in findings]
-    toc += ["  - caption: Reference", "    chapters:", "      - file: api"]
+    toc += ["  - caption: Reference", "    chapters:", "      - file: api", "        sections:"]
+    toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
 
