@@ -123,6 +123,15 @@ class TreeView(widgets.VBox):
     """What :func:`show` returns: the drawing widget, and a picture of it (SVG laid out by
     ``dot``) for pages that have no kernel (:mod:`workbench.viz.snapshot`)."""
 
+    @property
+    def dot_source(self) -> str:
+        """The DOT source drawn; setting it redraws."""
+        return self.children[-1].dot_source
+
+    @dot_source.setter
+    def dot_source(self, source: str) -> None:
+        self.children[-1].dot_source = source
+
     def _repr_mimebundle_(self, **kwargs):
         from .snapshot import picture_bundle, tree_picture
 

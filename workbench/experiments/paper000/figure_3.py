@@ -408,7 +408,9 @@ def plot_fig3(
     n = int(df.n.iloc[0])
     for ax in axes:
         ax.set_xscale("log")
-        ax.axvline(generator_leaves, color="k", ls=":", lw=1)
+        ax.axvline(
+            generator_leaves, color="k", ls=":", lw=1, label=f"generator: {generator_leaves} leaves"
+        )
         ax.set_xlabel("number of leaves (end of stream)")
         ax.grid(alpha=0.3, which="both")
         if bayes is not None and score == "accuracy":
@@ -417,13 +419,11 @@ def plot_fig3(
         axes[0].text(axes[0].get_xlim()[0], bayes, " Bayes accuracy", va="bottom", fontsize=8)
     axes[0].set_ylabel(f"final {METRIC_LABEL.get(score, score)}")
     order = f", {df.order.iloc[0].replace('_', ' ')}" if "order" in df else ""
-    axes[0].set_title(
-        title
-        or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}; "
-        "mean and 95% band per parameter value",
-        fontsize=9,
-    )
+    fig.suptitle(title or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}", fontsize=10)
+    axes[0].set_title("mean and 95% band per parameter value", fontsize=9)
     axes[1].set_title("all runs binned by their number of leaves (mean, 95% interval)", fontsize=9)
-    axes[0].legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    # one legend for both panels, below them, off the data
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig

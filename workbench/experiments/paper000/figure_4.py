@@ -158,7 +158,9 @@ def plot_fig4(df):
         ax.set_ylabel(METRIC_LABEL[METRIC[name]])
         ax.set_title(f"{name}: {g.seed.nunique()} permutations", fontsize=9)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=8)
+    # one legend below the panels, off the data
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     fig.suptitle("Figure 4", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

@@ -119,7 +119,7 @@ def plot_schedule(
     axes[0].set_xlabel("m (examples at the leaf)")
     axes[0].set_ylabel(r"$\varepsilon_t$")
     axes[0].set_title(f"{criterion}, t = {t:,}, d = {d}", fontsize=9)
-    axes[0].legend(fontsize=7)
+    axes[0].legend(fontsize=7, loc="lower left")  # the lines fall from top left: room there
     m0 = int(min(1000, t))
     hs = np.arange(0, 21)
     for dd, ls in ((2, ":"), (d, "-"), (10 * d, "--")):
@@ -127,18 +127,20 @@ def plot_schedule(
             hs, schedule(m0, hs, t, dd, delta, criterion), ls, color="#d62728", label=f"d = {dd}"
         )
     axes[1].set_xlabel("depth h of the leaf")
+    axes[1].set_ylabel(r"$\varepsilon_t$ (eq. 7)")
     axes[1].set_title(f"m = {m0:,}, t = {t:,}", fontsize=9)
-    axes[1].legend(fontsize=7)
+    axes[1].legend(fontsize=7, loc="lower right")
     ts = np.unique(np.logspace(math.log10(m0), 8, 40).astype(np.int64))
     for crit, col in (("entropy", "#9467bd"), ("gini", "#ff7f0e"), ("kearns_mansour", "#17becf")):
         axes[2].semilogx(ts, schedule(m0, depth, ts, d, delta, crit), color=col, label=crit)
     axes[2].set_xlabel("t (examples seen by the tree)")
+    axes[2].set_ylabel(r"$\varepsilon_t$ (eq. 7)")
     axes[2].set_title(
         f"m = {m0:,}, h = {depth}, d = {d}"
         + (r", $\delta = 1/t$" if delta is None else f", delta = {delta:g}"),
         fontsize=9,
     )
-    axes[2].legend(fontsize=7)
+    axes[2].legend(fontsize=7, loc="center right")
     for ax in axes:
         ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
