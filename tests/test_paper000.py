@@ -344,3 +344,18 @@ def test_tune_c_picks_a_grid_value():
     c, frame = P.tune_c("electricity", grid=(0.01, 0.1, 1.0), n_rows=3000)
     assert c in (0.01, 0.1, 1.0) and len(frame) == 3
     assert frame.score.max() == frame[frame.c == c].score.iloc[0]
+
+
+def test_leaf_predictor_table_runs_both_predictors_on_the_same_trees():
+    df = P.leaf_predictor_table(fast=True, progress=False)
+    assert len(df) == 6 and set(df.learner) == {"C-Tree", "H-Tree", "CorrH-Tree"}
+    assert ((df.mc > 0.4) & (df.mc < 1) & (df.nba > 0.4) & (df.nba < 1)).all()
+    assert np.allclose(df["nba - mc"], df.nba - df.mc)
+    # the predictor changes what the leaves say, not where the tree splits
+    X, y, info = streams.electricity(return_info=True)
+    trees = [
+        learners.HoeffdingTree(6, 2, leaf_prediction=p).partial_fit(X[:5000], y[:5000])
+        for p in ("mc", "nba")
+    ]
+    assert np.array_equal(trees[0].apply(X), trees[1].apply(X))
+    assert not np.array_equal(trees[0].predict(X[:5000]), trees[1].predict(X[:5000]))

@@ -16,6 +16,12 @@ from ..snapshot import picture_bundle, tree_picture
 from ..view import tree_widget
 from .drawing import _fmt_int
 
+#: above the stepper's tree: the drawing keeps its size, so a wide tree scrolls sideways
+TREE_HINT = (
+    "<div class='wb-muted wb-tree-hint' style='font-size:11px'>A wide tree scrolls sideways "
+    "(scroll bar under it, or shift + mouse wheel).</div>"
+)
+
 #: speed label -> (instances per tick, seconds per tick)
 SPEEDS = {
     "1 / s": (1, 1.0),
@@ -203,8 +209,9 @@ class _Widgets:
         side = widgets.VBox(
             [instance, acc, split, caption], layout=widgets.Layout(width="400px", min_width="400px")
         )
-        tree_box = widgets.Box(
-            [tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
+        hint = widgets.HTML(TREE_HINT)
+        tree_box = widgets.VBox(
+            [hint, tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
         )
         if layout == "wide":
             body = widgets.HBox([tree_box, side], layout=widgets.Layout(width="100%"))
