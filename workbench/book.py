@@ -218,8 +218,10 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
     taken, modes = [], set()
     for p in notebooks():
         copy = executed_dir / p.name
-        shutil.copy2(copy, nb_dir / p.name)
-        meta = json.loads(copy.read_text()).get("metadata", {}).get("workbench", {})
+        nb = json.loads(copy.read_text())
+        _drop_bare_widgets(nb)
+        (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
+        meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
         taken.append(nb_dir / p.name)
     findings = sorted((ROOT / "docs").glob("*.md"))
@@ -246,6 +248,29 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
+
+
+def _drop_bare_widgets(nb: dict) -> int:
+    """Remove the outputs that are only a live widget, with no picture of it: without a kernel
+    the page could show only their text form, e.g. a progress bar's first state ("0%| | 0/45")
+    or "interactive(children=...)".  The workbench's trees and steppers carry a picture
+    (:mod:`workbench.viz.snapshot`) and stay.  Returns how many outputs were removed."""
+    removed = 0
+    for cell in nb.get("cells", []):
+        outputs = cell.get("outputs")
+        if not outputs:
+            continue
+        keep = [
+            o
+            for o in outputs
+            if not (
+                "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                and "text/html" not in o.get("data", {})
+            )
+        ]
+        removed += len(outputs) - len(keep)
+        cell["outputs"] = keep
+    return removed
 
 
 def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:

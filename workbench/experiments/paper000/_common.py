@@ -110,7 +110,11 @@ def sizes(fast: bool | None = None) -> Sizes:
 def describe_mode(fast: bool | None = None) -> str:
     """One paragraph saying which mode runs and how large its experiments are."""
     s = sizes(fast)
-    mode = "FAST (WORKBENCH_FAST=1)" if s is FAST else "FULL (laptop-scale reproduction)"
+    mode = (
+        "QUICK (a smoke test: QUICK = True, `dev.py lab --quick` or the tests)"
+        if s is FAST
+        else "FULL (the laptop-scale reproduction)"
+    )
     return (
         f"Mode: {mode}. Theorems 1-3: m in {list(s.ms)}, {s.trials:,} trials per point "
         f"at the tightest of {s.law_grid**3} laws. Figure 3: {s.fig3_trees} random trees x "
