@@ -970,7 +970,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             if math.isfinite(need):
                 text += (
                     f"; if the gains stay as they are, the leaf splits once it has seen "
-                    f"about {math.ceil(need):,} instances (it has {ex.n:g})"
+                    f"about {math.ceil(need):,} instances (it has {ex.n:,.6g})"
                 )
             else:
                 text += "; with tau = 0 and tied gains it will not split until the gains differ"

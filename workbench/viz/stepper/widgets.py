@@ -290,8 +290,11 @@ class _Widgets:
             f"{self.instance_html()}{self.accuracy_svg()}{self.split_svg()}"
             f"{self.split_caption()}</div>"
         )
-        tree = f"<div style='flex:1 1 300px; min-width:0'>{tree_picture(self.dot())}</div>"
-        wrap = "wrap" if layout == "wide" else "wrap; flex-direction:column"
+        # wide: tree and side by side (wrapping under each other in a narrow page); tall: the
+        # side under the tree, each as high as its content
+        grow = "1 1 300px" if layout == "wide" else "0 0 auto"
+        tree = f"<div style='flex:{grow}; min-width:0'>{tree_picture(self.dot())}</div>"
+        wrap = "wrap" if layout == "wide" else "nowrap; flex-direction:column"
         return (
             f"<div class='wb-stepper-snapshot'>{self._heading()}"
             f"<div style='display:flex; flex-wrap:{wrap}; gap:8px'>{tree}{side}</div></div>"
