@@ -34,7 +34,8 @@ def test_sizes_follow_workbench_fast(monkeypatch):
     monkeypatch.setenv("WORKBENCH_FAST", "0")
     assert not P.fast_mode() and P.sizes() is P.FULL
     assert P.sizes(fast=True) is P.FAST
-    assert "FAST" in P.describe_mode(fast=True) and "1,000 x 500,000" in P.describe_mode(True)
+    assert "QUICK" in P.describe_mode(fast=True) and "1,000 x 500,000" in P.describe_mode(True)
+    assert "FULL" in P.describe_mode(fast=False)
     # the full reproduction is larger than the fast one in every dimension
     assert P.FULL.fig3_trees > P.FAST.fig3_trees and P.FULL.trials > P.FAST.trials
 
