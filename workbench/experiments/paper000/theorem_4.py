@@ -119,7 +119,8 @@ def plot_schedule(
     axes[0].set_xlabel("m (examples at the leaf)")
     axes[0].set_ylabel(r"$\varepsilon_t$")
     axes[0].set_title(f"{criterion}, t = {t:,}, d = {d}", fontsize=9)
-    axes[0].legend(fontsize=7, loc="lower left")  # the lines fall from top left: room there
+    # below the panel: with the sliders the lines move over the whole panel
+    axes[0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)
     m0 = int(min(1000, t))
     hs = np.arange(0, 21)
     for dd, ls in ((2, ":"), (d, "-"), (10 * d, "--")):
