@@ -4,6 +4,8 @@
     python3 dev.py lab     set everything up, then open JupyterLab on notebooks/
                            (``--quick``: every notebook runs in quick mode, minutes not hours)
     python3 dev.py test    set everything up, then lint (ruff) and run the whole test suite
+    python3 dev.py book    set everything up, execute every notebook (full mode; ``--quick``:
+                           quick mode) and build the static HTML book in _build/book/html
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of compiled kernels (it can go stale
                            after edits to workbench/core/; the next use recompiles)
@@ -21,6 +23,7 @@ afterwards) so that no notebook cell waits for the compiler.  ``test`` runs ``ru
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -157,6 +160,32 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+#: JupyterLab settings the set-up ships (``overrides.json`` in the environment's settings
+#: directory, read by every JupyterLab started from it): no "Would you like to get notified
+#: about official Jupyter news?" pop-up over the bottom right of every notebook, no update check
+LAB_OVERRIDES = {
+    "@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+
+def write_lab_settings(prefix: Path = VENV) -> Path:
+    """Write (merge) :data:`LAB_OVERRIDES` into ``prefix/share/jupyter/lab/settings/
+    overrides.json``; settings a user put there for other plugins are kept."""
+    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        current = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        current = {}
+    for plugin, values in LAB_OVERRIDES.items():
+        current[plugin] = {**current.get(plugin, {}), **values}
+    path.write_text(json.dumps(current, indent=2) + "\n")
+    return path
+
+
 def precompile() -> None:
     """numba compiles each kernel on first use; do it now, not in the first notebook cell."""
     run([PY, "-m", "workbench.precompile"])
@@ -165,6 +194,7 @@ def precompile() -> None:
 def cmd_lab(args: list[str]) -> int:
     ensure_venv("dev")
     ensure_graphviz()
+    write_lab_settings()
     precompile()
     os.chdir(ROOT)
     env = dict(os.environ)
@@ -238,6 +268,18 @@ def cmd_test(args: list[str]) -> int:
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env)
 
 
+def cmd_book(args: list[str]) -> int:
+    """Execute every notebook and build the book with Jupyter Book 1 (offline): the notebooks
+    with their figures and tree drawings, the findings in docs/, an API reference."""
+    ensure_venv("dev")
+    ensure_graphviz()  # the book's tree drawings are laid out by `dot`
+    precompile()
+    os.chdir(ROOT)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.call([str(PY), "-m", "workbench.book", *args], env=env)
+
+
 def cmd_bench(args: list[str]) -> int:
     ensure_venv("dev,bench")
     ensure_java()
@@ -253,7 +295,13 @@ def cmd_bench(args: list[str]) -> int:
     return rc
 
 
-COMMANDS = {"lab": cmd_lab, "test": cmd_test, "bench": cmd_bench, "clean": cmd_clean}
+COMMANDS = {
+    "lab": cmd_lab,
+    "test": cmd_test,
+    "book": cmd_book,
+    "bench": cmd_bench,
+    "clean": cmd_clean,
+}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -94,13 +94,9 @@ def _free_port() -> int:
 
 
 def _write_settings(settings: Path) -> None:
-    """Quiet JupyterLab: no news pop-up, no update check, every cell kept in the page."""
+    """Every cell kept in the page (the news pop-up is turned off by the overrides.json that
+    `dev.py lab` ships, which the server below reads: the test checks that it works)."""
     for plugin, values in {
-        "@jupyterlab/apputils-extension/notification": {
-            "fetchNews": "false",
-            "checkForUpdates": False,
-            "doNotDisturbMode": True,
-        },
         "@jupyterlab/notebook-extension/tracker": {
             "windowingMode": "none",
             "autoStartDefaultKernel": True,
@@ -122,6 +118,8 @@ def lab(tmp_path_factory, chromium):
     shutil.copy(TOUR, root / TOUR.name)
     settings = tmp_path_factory.mktemp("settings")
     _write_settings(settings)
+    # the set-up's overrides.json (dev.py lab writes it into the environment's prefix)
+    overrides = _dev().write_lab_settings(tmp_path_factory.mktemp("prefix"))
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(
         os.environ,
@@ -141,6 +139,7 @@ def lab(tmp_path_factory, chromium):
         f"--ServerApp.root_dir={root}",
         "--LabApp.extension_manager=readonly",
         "--ServerApp.port_retries=0",
+        f"--LabApp.app_settings_dir={overrides.parent}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
@@ -297,6 +296,8 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     ).all_inner_texts()
     tracebacks = [e for e in errors if "Error" in e or "Traceback" in e]
     assert not tracebacks, f"a cell failed:\n{tracebacks[0][:3000]}"
+    # no "Would you like to get notified about official Jupyter news?" over the notebook
+    assert page.get_by_text("official Jupyter news").count() == 0
     plots = page.locator(".jp-OutputArea-output img")
     for i in range(min(plots.count(), 4)):
         _shot(plots.nth(i), f"00_tour_plot_{i + 1}.png")

@@ -10,6 +10,7 @@ from scipy import stats
 
 from workbench import evaluate, streams
 from workbench.core import engine, rules, split as sp, state as st
+from workbench._numbers import compared
 from workbench.core.criteria import merit as criterion_merit
 from workbench.core.params import (
     CRIT_INFO_GAIN,
@@ -156,7 +157,8 @@ def test_explanations_show_the_kernels_rule():
     ex = pt.explain_one(X[0])
     assert ex.rule == "best vs null split" and ex.quantity_label == "G(best) - G(null)"
     assert ex.quantity == pytest.approx(ex.best["merit"]) and ex.threshold == ex.epsilon
-    assert f"G(best) - G(null) = {ex.quantity:.4g} exceeds epsilon" in ex.reason
+    q_txt, eps_txt = compared(ex.quantity, ex.threshold, 4)
+    assert f"G(best) - G(null) = {q_txt} exceeds epsilon = {eps_txt}" in ex.reason
 
 
 def _outcome(model, X, y):

@@ -202,7 +202,9 @@ def test_explain_says_why_a_gain_is_negative_and_names_the_bound():
             seen_positive = True
     assert seen_negative and seen_positive
     ctree = CTree(X.shape[1], 2, c=0.05).partial_fit(X, y)
-    assert "epsilon (000 eq. (10)) = " in str(ctree.explain_one(X[0]))
+    ex = ctree.explain_one(X[0])
+    assert "epsilon (C-Tree eq. (10)) = " in str(ex)
+    assert ex.threshold_label == "2 x C-Tree eq. (10) epsilon"
 
 
 def test_explain_sentence_on_a_pure_leaf():

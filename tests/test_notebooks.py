@@ -1,7 +1,8 @@
 """Every notebook in notebooks/ runs top to bottom in fast mode (WORKBENCH_FAST=1) under nbclient.
 
 New notebooks are picked up by the glob; a cell that raises fails its notebook's test with the
-cell's source and the error.
+cell's source and the error.  The executed copy (outputs included) is saved to ``build/executed/``,
+from which tests/test_book.py builds the rendered book without running the notebooks again.
 """
 
 from pathlib import Path
@@ -10,6 +11,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+from workbench import book
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -46,3 +49,4 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
                 )
     ran = [c for c in nb.cells if c.cell_type == "code"]
     assert ran and all(c.get("execution_count") for c in ran if c.source.strip())
+    book.save_executed(nb, path.name, book.EXECUTED, quick=True)

@@ -34,7 +34,8 @@ def test_sizes_follow_workbench_fast(monkeypatch):
     monkeypatch.setenv("WORKBENCH_FAST", "0")
     assert not P.fast_mode() and P.sizes() is P.FULL
     assert P.sizes(fast=True) is P.FAST
-    assert "FAST" in P.describe_mode(fast=True) and "1,000 x 500,000" in P.describe_mode(True)
+    assert "QUICK" in P.describe_mode(fast=True) and "1,000 x 500,000" in P.describe_mode(True)
+    assert "FULL" in P.describe_mode(fast=False)
     # the full reproduction is larger than the fast one in every dimension
     assert P.FULL.fig3_trees > P.FAST.fig3_trees and P.FULL.trials > P.FAST.trials
 
@@ -344,3 +345,18 @@ def test_tune_c_picks_a_grid_value():
     c, frame = P.tune_c("electricity", grid=(0.01, 0.1, 1.0), n_rows=3000)
     assert c in (0.01, 0.1, 1.0) and len(frame) == 3
     assert frame.score.max() == frame[frame.c == c].score.iloc[0]
+
+
+def test_leaf_predictor_table_runs_both_predictors_on_the_same_trees():
+    df = P.leaf_predictor_table(fast=True, progress=False)
+    assert len(df) == 6 and set(df.learner) == {"C-Tree", "H-Tree", "CorrH-Tree"}
+    assert ((df.mc > 0.4) & (df.mc < 1) & (df.nba > 0.4) & (df.nba < 1)).all()
+    assert np.allclose(df["nba - mc"], df.nba - df.mc)
+    # the predictor changes what the leaves say, not where the tree splits
+    X, y, info = streams.electricity(return_info=True)
+    trees = [
+        learners.HoeffdingTree(6, 2, leaf_prediction=p).partial_fit(X[:5000], y[:5000])
+        for p in ("mc", "nba")
+    ]
+    assert np.array_equal(trees[0].apply(X), trees[1].apply(X))
+    assert not np.array_equal(trees[0].predict(X[:5000]), trees[1].predict(X[:5000]))

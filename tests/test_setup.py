@@ -138,3 +138,41 @@ def test_ruff_is_configured_and_in_the_dev_extra():
     assert ruff["line-length"] == 100 and ruff["target-version"] == "py311"
     assert {"E", "F", "W", "B"} <= set(ruff["lint"]["select"])
     assert ruff["format"]["quote-style"] == "double"
+
+
+def _dev():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_workbench_dev", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lab_set_up_turns_the_news_pop_up_off(tmp_path):
+    """`dev.py lab` writes JupyterLab's overrides.json: no news pop-up, no update check; the
+    settings exist in the installed JupyterLab's schema (a misspelt key would be ignored)."""
+    import json
+    import sys
+
+    dev = _dev()
+    settings = tmp_path / "share" / "jupyter" / "lab" / "settings"
+    settings.mkdir(parents=True)
+    (settings / "overrides.json").write_text(json.dumps({"@x/y:z": {"a": 1}}))
+    path = dev.write_lab_settings(tmp_path)
+    assert path == settings / "overrides.json"
+    written = json.loads(path.read_text())
+    assert written["@x/y:z"] == {"a": 1}  # the user's own overrides stay
+    notification = written["@jupyterlab/apputils-extension:notification"]
+    assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
+    schema_file = (
+        Path(sys.prefix)
+        / "share/jupyter/lab/schemas/@jupyterlab/apputils-extension/notification.json"
+    )
+    schema = json.loads(schema_file.read_text())["properties"]
+    assert {"fetchNews", "checkForUpdates"} <= set(schema)
+    assert "false" in [choice["const"] for choice in schema["fetchNews"]["oneOf"]]
+    # and dev.py lab writes it before starting JupyterLab
+    source = (ROOT / "dev.py").read_text()
+    lab = source[source.index("def cmd_lab") :]
+    assert lab.index("write_lab_settings()") < lab.index('"lab"')

@@ -625,3 +625,85 @@ def test_single_and_long_steps_learn_the_stream_in_order():
     res = evaluate.prequential(ref, X[:n], y[:n])
     assert ref.n_leaves == s.model.n_leaves and ref.depth == s.model.depth
     assert s.accuracy == pytest.approx(res.accuracy)
+
+
+def test_split_caption_dates_the_stretch_that_led_to_the_split_gini_electricity():
+    """The tour's Gini tree on Electricity: the margin beats epsilon early (t ~ 60-160), falls
+    back below it before the tests at t = 200, 400, 600, and beats it for good only shortly before
+    the split at t = 800.  The caption and the orange dot date the last stretch, not the first
+    moment (which the caption used to give: "rose above Hoeffding epsilon at t=62")."""
+    X, y, info = streams.electricity(return_info=True)
+    X, y = X[:1_000], y[:1_000]
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, **p), X, y, k=100)
+    s.set_params(criterion="gini")
+    s.run_to(800)
+    trace = s.focus_trace()
+    assert trace.leaf == s.model.root and trace.split_t == 800 and trace.crossing == "margin"
+    grace = s.params["grace_period"]
+    # the leaf's tests before the split found the rule not met (else it would have split then)
+    for test_t in range(grace, 800, grace):
+        m = HoeffdingTree(6, 2, criterion="gini").partial_fit(X[:test_t], y[:test_t])
+        ex = m.explain_one(X[0])  # the root after its test at n = test_t: what the test saw
+        assert m.n_leaves == 1 and ex.n == test_t
+        assert not ex.quantity > ex.threshold and not ex.epsilon < ex.tau
+    assert 0 <= trace.first_ready < grace  # it met the rule long before, briefly
+    since = trace.ready_since
+    assert 800 - grace < since < 800
+    i = trace.t.index(since)
+    assert all(trace.will_split[i:]) and not trace.will_split[i - 1]
+    assert (
+        trace.quantity[i] > trace.threshold[i] and trace.quantity[i - 1] <= trace.threshold[i - 1]
+    )
+    caption = s.split_caption()
+    assert f"at t={since:,} (orange dot)" in caption
+    assert f"at t={trace.first_ready:,} (orange dot)" not in caption
+    assert f"from t={trace.first_ready:,}" in caption  # the earlier stretch is named as such
+    svg = s.split_svg()
+    assert "wb-ready-marker" in svg
+
+
+def test_widgets_carry_a_picture_of_their_state_for_pages_without_a_kernel(sea, grown):
+    """The book shows text/html where JupyterLab shows the widget: the tree as SVG at its natural
+    size (laid out by dot), and for the stepper its charts and caption as they were."""
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, params=SMALL)
+    s.run_to(3_400)
+    bundle = s._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    assert "wb-acc-chart" in html and "wb-split-svg" in html and "split at t=3,400" in html
+    assert 'data-t="3400"' in html or "data-t='3400'" in html
+    tree = viz.show(grown)._repr_mimebundle_()["text/html"]
+    pair = viz.side_by_side(
+        viz.TreeStepper(make_ht, X, y, params=SMALL), viz.TreeStepper(make_ht, X, y, params=SMALL)
+    )
+    pair.step(100)
+    both = pair._repr_mimebundle_()["text/html"]
+    assert both.count("wb-stepper-snapshot") == 2
+    if viz.has_dot():
+        assert html.count("<svg") >= 3 and "<svg" in tree
+        # natural size: the drawing is not squeezed into the column (CSS max-width: none)
+        assert "max-width: none" in tree
+        n_leaves = grown.n_leaves
+        assert tree.count('<g id="node') >= n_leaves
+    else:
+        assert "DOT source" in tree
+
+
+def test_fractional_counts_are_explained_where_they_show():
+    """A leaf made by a numeric split starts from its parent's Gaussian estimate of the class
+    counts on its side, so n has decimals; the panel says why, and only then."""
+    X, y, info = streams.electricity(return_info=True)
+    s = viz.TreeStepper(lambda **p: HoeffdingTree(6, 2, **p), X[:1_000], y[:1_000])
+    s.run_to(150)
+    assert s.model.n_leaves == 1 and "wb-fractional" not in s.instance_html()  # n = 150
+    s.run_to(260)
+    ex = s.last.explanation
+    assert s.model.n_leaves > 1 and ex.n != round(ex.n)
+    assert "wb-fractional" in s.instance_html()
+    # the leaf's weight is its parent's estimate for its side (made at the split, t = 200)
+    # plus one per instance it learned since: the estimate is the fractional part
+    assert int(s.model.tree.t_split[s.model.root]) == 200
+    since = int((s.model.apply(X[200:260]) == ex.leaf).sum())
+    start = ex.n - since
+    assert 0 < start < 200 and start != round(start)

@@ -72,6 +72,7 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
+from .._numbers import compared
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -86,15 +87,15 @@ DEFAULT_NOMINAL_VALUES = 64
 _BOUND_NAMES = {
     "hoeffding": "Hoeffding",
     "mcdiarmid": "McDiarmid",
-    "ctree": "000 eq. (7)",
-    "ctree_practical": "000 eq. (10)",
+    "ctree": "C-Tree eq. (7)",  # De Rosa & Cesa-Bianchi, Theorem 4
+    "ctree_practical": "C-Tree eq. (10)",  # De Rosa & Cesa-Bianchi, the experiments' radius
 }
 
 
 def reeval_sentence(r: dict) -> str:
     """One sentence on an inner node's re-evaluation (``Explanation.path[i]["reeval"]``)."""
     q, thr = r["quantity"], r["threshold"]
-    qs, ts = separated(q, thr)
+    qs, ts = compared(q, thr, 3)
     if r["best"] == r["current"]:
         why = f"the best attribute is still {r['current']}, so the split is kept"
     elif r["outcome"] == "kept":
@@ -114,18 +115,6 @@ def reeval_sentence(r: dict) -> str:
         f"re-evaluation: current split {r['current']} ({g} = {r['g_current']:.4g}), best "
         f"now {r['best']} ({g} = {r['g_best']:.4g}); {why}; next re-evaluation {r['next']}."
     )
-
-
-def separated(a: float, b: float, digits: int = 3) -> tuple[str, str]:
-    """``a`` and ``b`` printed with the fewest significant digits (at least ``digits``) that
-    keep their order visible: 0.1420 and 0.1419, not 0.142 and 0.1419."""
-    if not (math.isfinite(a) and math.isfinite(b)) or a == b:
-        return f"{a:.{digits}g}", f"{b:.{digits}g}"
-    for n in range(digits, 17):
-        sa, sb = f"{a:.{n}g}", f"{b:.{n}g}"
-        if (float(sa) > float(sb)) == (a > b) and sa != sb:
-            return sa, sb
-    return repr(a), repr(b)
 
 
 @dataclass
@@ -155,7 +144,8 @@ class Explanation:
     quantity_label: str = ""
     threshold_label: str = ""
     will_split: bool = False
-    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "000 eq. (7)", "000 eq. (10)")
+    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "C-Tree eq. (7)", "C-Tree eq. (10)":
+    #: the equations of De Rosa & Cesa-Bianchi's C-Tree paper)
     bound_name: str = "Hoeffding"
     #: the split rule that decides (``workbench.core.rules``), e.g. "best vs second best"
     rule: str = ""
@@ -998,7 +988,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
         ex.bound_name = _BOUND_NAMES[self._p.bound]
         ex.threshold_label = (
-            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x epsilon, {ex.bound_name}"
+            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x {ex.bound_name} epsilon"
         )
         ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
 
@@ -1050,28 +1040,29 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             )
         else:
             lone = ""
+        q_txt, thr_txt = compared(q, ex.threshold, 4)
         if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
+            eps_txt, tau_txt = compared(ex.epsilon, ex.tau, 4)
             why = (
-                f"{ex.quantity_label} = {q:.4g} exceeds {level} = {ex.threshold:.4g}{lone}"
+                f"{ex.quantity_label} = {q_txt} exceeds {level} = {thr_txt}{lone}"
                 if outcome == sp.SPLIT_MARGIN
-                else f"epsilon {ex.epsilon:.4g} is below the tie threshold tau = {ex.tau:g}"
+                else f"epsilon {eps_txt} is below the tie threshold tau = {tau_txt}"
             )
             return (
                 f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
                 f"test, after {wait:g} more instances."
             )
         # NO_SPLIT_BOUND
-        qs, ts = separated(q, ex.threshold)
         lead = (
             f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the same gain"
             if ex.second is not None and reference == "second best" and q <= 1e-12
-            else f"the best split ({ex.best['test']}) beats the {reference} by {qs}"
+            else f"the best split ({ex.best['test']}) beats the {reference} by {q_txt}"
             if q >= 0
             else f"the best split ({ex.best['test']}) falls short of the {reference} by "
-            f"{separated(-q, -ex.threshold)[0]}"
+            f"{compared(-q, -ex.threshold, 4)[0]}"
         )
         text = (
-            f"Not split yet: {lead}, less than {level} = {ts}, and epsilon "
+            f"Not split yet: {lead}, not more than {level} = {thr_txt}, and epsilon "
             f"is still above tau = {ex.tau:g}"
         )
         if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
@@ -1083,7 +1074,7 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             if math.isfinite(need):
                 text += (
                     f"; if the gains stay as they are, the leaf splits once it has seen "
-                    f"about {math.ceil(need):,} instances (it has {ex.n:g})"
+                    f"about {math.ceil(need):,} instances (it has {ex.n:,.6g})"
                 )
             else:
                 text += "; with tau = 0 and tied gains it will not split until the gains differ"

@@ -3,6 +3,7 @@
     from workbench import viz
     viz.to_dot(model)                 # Graphviz DOT source (also model.to_dot())
     viz.show(model)                   # draw it in JupyterLab: no `dot` program needed
+    viz.show_dot(dot_source)          # draw any DOT source the same way
     viz.render(model, "tree.pdf")     # SVG / PNG / PDF file for papers (needs `dot`)
     viz.TreeStepper(make_learner, X, y)          # step a learner through a stream
     viz.side_by_side(stepper_a, stepper_b)       # two learners, one set of step buttons
@@ -25,7 +26,7 @@ from .stepper import (
     side_by_side,
 )
 from .svgchart import line_chart
-from .view import show, tree_widget
+from .view import show, show_dot, tree_widget
 
 __all__ = [
     "to_dot",
@@ -35,6 +36,7 @@ __all__ = [
     "GraphvizNotFoundError",
     "FORMATS",
     "show",
+    "show_dot",
     "tree_widget",
     "TreeStepper",
     "Compare",

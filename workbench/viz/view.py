@@ -18,11 +18,13 @@ try:  # pragma: no cover - exercised by whichever branch is installed
 except ImportError:  # pragma: no cover
     GraphvizAnyWidget = None
 
-#: CSS that keeps a drawn tree inside its panel (the SVG scales down, never up)
+#: CSS of the drawn trees: the SVG keeps Graphviz's own size (node text 10 pt, about 13 px)
+#: and its box scrolls sideways and down when the tree is wider or taller than the column;
+#: shrinking a wide tree to the column made its text unreadable beyond about six leaves
 TREE_CSS = """
 <style>
-.wb-tree { overflow: auto; }
-.wb-tree svg { max-width: 100%; height: auto; }
+.wb-tree, .wb-tree-static { overflow: auto; max-height: 80vh; }
+.wb-tree svg, .wb-tree-static svg { max-width: none; height: auto; }
 .wb-stepper .wb-chart { display: block; }
 .wb-stepper .widget-html-content { line-height: 1.35; }
 .wb-instance table { border-collapse: collapse; font-size: 12px; }
@@ -32,6 +34,18 @@ TREE_CSS = """
 .wb-muted { color: #777; }
 </style>
 """
+
+
+#: the line above a drawn tree that says how to see all of it
+SCROLL_HINT = (
+    "<div class='wb-muted wb-tree-hint' style='font-size:11px'>A wide tree scrolls sideways: "
+    "use the scroll bar under it (or shift + mouse wheel). <code>viz.show(model, zoom=True)"
+    "</code> zooms with the wheel instead.</div>"
+)
+ZOOM_HINT = (
+    "<div class='wb-muted wb-tree-hint' style='font-size:11px'>Zoom: mouse wheel over the tree; "
+    "pan: drag it.</div>"
+)
 
 
 def _svg_with_dot(source: str) -> str | None:
@@ -93,7 +107,34 @@ def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):
     """
     from .dot import to_dot
 
-    source = to_dot(model, max_nodes=max_nodes, **dot_options)
-    box = widgets.VBox([widgets.HTML(TREE_CSS), tree_widget(source, zoom=zoom)])
+    return show_dot(to_dot(model, max_nodes=max_nodes, **dot_options), zoom=zoom)
+
+
+def show_dot(source: str, zoom: bool = False, title: str | None = None):
+    """Draw DOT ``source`` as :func:`show` draws a model (e.g. a stream generator's tree)."""
+    head = [widgets.HTML(f"<b>{escape(title)}</b>")] if title else []
+    hint = widgets.HTML(ZOOM_HINT if zoom else SCROLL_HINT)
+    box = TreeView([widgets.HTML(TREE_CSS), *head, hint, tree_widget(source, zoom=zoom)])
     box.add_class("wb-treeview")
     return box
+
+
+class TreeView(widgets.VBox):
+    """What :func:`show` returns: the drawing widget, and a picture of it (SVG laid out by
+    ``dot``) for pages that have no kernel (:mod:`workbench.viz.snapshot`)."""
+
+    @property
+    def dot_source(self) -> str:
+        """The DOT source drawn; setting it redraws."""
+        return self.children[-1].dot_source
+
+    @dot_source.setter
+    def dot_source(self, source: str) -> None:
+        self.children[-1].dot_source = source
+
+    def _repr_mimebundle_(self, **kwargs):
+        from .snapshot import picture_bundle, tree_picture
+
+        bundle = super()._repr_mimebundle_(**kwargs)
+        title = "".join(c.value for c in self.children[1:-2] if isinstance(c, widgets.HTML))
+        return picture_bundle(bundle, title + tree_picture(self.children[-1].dot_source))

@@ -23,6 +23,7 @@ Figure 3                           :func:`fig3_grid` (through :func:`workbench.s
 Table I and Figure 4               :func:`table1`, :func:`permuted`, :func:`fig4`,
                                    :func:`fig4_best`, :func:`fig4_compare`,
                                    :func:`fig4_verdict`, :func:`plot_fig4`
+Leaf predictor (Figs. 3-4)         :func:`leaf_predictor_table`
 Figure 5                           :func:`tune_c`, :func:`fig5`, :func:`fig5_ranks`,
                                    :func:`fig5_verdict`, :func:`plot_fig5`
 =================================  ==========================================================
@@ -52,6 +53,7 @@ from .figure_3 import (
 )
 from .figure_4 import fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_verdict, plot_fig4
 from .figure_5 import fig5, fig5_ranks, fig5_verdict, plot_fig5, tune_c
+from .leaf_predictor import leaf_predictor_table
 from .randcbt import prose_leaf_counts, stepper_demo
 from .section_3 import gain_table, impurities, plot_impurities, upper_bound_check
 from .table_1 import permuted, table1
@@ -73,6 +75,7 @@ from .figure_3 import FIG3_RANGES  # noqa: F401
 from .table_1 import CLASS1  # noqa: F401
 
 __all__ = [
+    "leaf_predictor_table",
     "fast_mode",
     "sizes",
     "Sizes",

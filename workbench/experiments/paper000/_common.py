@@ -110,7 +110,11 @@ def sizes(fast: bool | None = None) -> Sizes:
 def describe_mode(fast: bool | None = None) -> str:
     """One paragraph saying which mode runs and how large its experiments are."""
     s = sizes(fast)
-    mode = "FAST (WORKBENCH_FAST=1)" if s is FAST else "FULL (laptop-scale reproduction)"
+    mode = (
+        "QUICK (a smoke test: QUICK = True, `dev.py lab --quick` or the tests)"
+        if s is FAST
+        else "FULL (the laptop-scale reproduction)"
+    )
     return (
         f"Mode: {mode}. Theorems 1-3: m in {list(s.ms)}, {s.trials:,} trials per point "
         f"at the tightest of {s.law_grid**3} laws. Figure 3: {s.fig3_trees} random trees x "
@@ -119,6 +123,27 @@ def describe_mode(fast: bool | None = None) -> str:
         f"{s.fig4_params} parameter values. Figure 5: {s.fig5_seeds} strategy seed(s) x 6 "
         f"budgets x 7 strategies."
     )
+
+
+def signed(v: float, decimals: int = 4) -> str:
+    """``v`` with a sign and ``decimals`` decimals; a value that rounds to zero prints as
+    ``0.0000`` without a sign (a reader cannot tell "-0.0000" from "+0.0000")."""
+    s = f"{v:+.{decimals}f}"
+    return s[1:] if float(s) == 0 else s
+
+
+def tally_text(verdicts) -> str:
+    """``"3 sizes: C-Tree better; 5 sizes: no clear difference"`` from the verdict of each
+    size (a pandas Series or list of strings), most frequent first."""
+    import pandas as pd
+
+    counts = pd.Series(list(verdicts), dtype=object).value_counts()
+    return "; ".join(f"{n} size{'s' if n != 1 else ''}: {verdict}" for verdict, n in counts.items())
+
+
+def progress_options(progress, desc: str):
+    """The ``progress`` argument of a sweep: ``True`` becomes a bar labelled ``desc``."""
+    return {"desc": desc} if progress is True else progress
 
 
 def _derive(seed, *idx) -> int:

@@ -16,6 +16,9 @@ from ._common import (
     METRIC_LABEL,
     PARAM,
     _check_errors,
+    progress_options,
+    signed,
+    tally_text,
     _learner_grids,
     _param_column,
     sizes,
@@ -74,7 +77,7 @@ def fig3_grid(
     backend=None,
     processes=None,
     results=None,
-    progress=False,
+    progress=True,
     first_seed: int = 0,
     n_leaves: int = 50,
     d: int = 5,
@@ -90,7 +93,8 @@ def fig3_grid(
     M_t at the end of the stream), ``seconds``, ``order`` and the sweep's bookkeeping columns.
     ``order="shuffled"`` runs ``streams.rand_cbt`` (examples in random order);
     ``order="by_leaf"`` runs :func:`rand_cbt_by_leaf` (one leaf's examples after the other).
-    ``results`` (a ``.csv`` path) makes an interrupted run resumable.
+    ``results`` (a ``.csv`` path) makes an interrupted run resumable.  ``progress``: a tqdm
+    bar over the cells (``False`` for none, or a dict of tqdm options).
     """
     from ... import sweep
 
@@ -112,7 +116,7 @@ def fig3_grid(
         backend=backend,
         processes=processes,
         results=results,
-        progress=progress,
+        progress=progress_options(progress, f"Figure 3, {order} stream"),
         curve_points=0,
     )
     _check_errors(df)
@@ -321,14 +325,13 @@ def fig3_verdict(claims: dict, df, score: str = "accuracy") -> str:
             lines.append(f"- C-Tree vs {LABEL[other]}: no common size.")
             continue
         parts = [
-            f"{int(r.leaves)} leaves: {r['diff']:+.4f} [{r.lo:+.4f}, {r.hi:+.4f}]"
+            f"{int(r.leaves)} leaves: {signed(r['diff'])} [{signed(r.lo)}, {signed(r.hi)}]"
             for _, r in d.iterrows()
         ]
-        tally = d.verdict.value_counts().to_dict()
         lines.append(
             f"- C-Tree minus {LABEL[other]} at equal size (paired over trees, 95%): "
             + "; ".join(parts)
-            + f". Tally: {tally}."
+            + f". In all: {tally_text(d.verdict)}."
         )
     g, b = claims["at_generator_size"], claims["ctree_best"]
     lines.append(
@@ -405,7 +408,9 @@ def plot_fig3(
     n = int(df.n.iloc[0])
     for ax in axes:
         ax.set_xscale("log")
-        ax.axvline(generator_leaves, color="k", ls=":", lw=1)
+        ax.axvline(
+            generator_leaves, color="k", ls=":", lw=1, label=f"generator: {generator_leaves} leaves"
+        )
         ax.set_xlabel("number of leaves (end of stream)")
         ax.grid(alpha=0.3, which="both")
         if bayes is not None and score == "accuracy":
@@ -414,13 +419,11 @@ def plot_fig3(
         axes[0].text(axes[0].get_xlim()[0], bayes, " Bayes accuracy", va="bottom", fontsize=8)
     axes[0].set_ylabel(f"final {METRIC_LABEL.get(score, score)}")
     order = f", {df.order.iloc[0].replace('_', ' ')}" if "order" in df else ""
-    axes[0].set_title(
-        title
-        or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}; "
-        "mean and 95% band per parameter value",
-        fontsize=9,
-    )
+    fig.suptitle(title or f"Figure 3: {n_trees} RandCBT trees x {n:,} examples{order}", fontsize=10)
+    axes[0].set_title("mean and 95% band per parameter value", fontsize=9)
     axes[1].set_title("all runs binned by their number of leaves (mean, 95% interval)", fontsize=9)
-    axes[0].legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    # one legend for both panels, below them, off the data
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig

@@ -12,6 +12,8 @@ from ._common import (
     METRIC_LABEL,
     PARAM,
     _check_errors,
+    progress_options,
+    tally_text,
     _learner_grids,
     _param_column,
     sizes,
@@ -36,7 +38,7 @@ def fig4(
     backend=None,
     processes=None,
     results=None,
-    progress=False,
+    progress=True,
     ranges=None,
 ):
     """Figure 4: every (learner, parameter value, permutation) of each data set through
@@ -61,7 +63,7 @@ def fig4(
             backend=backend,
             processes=processes,
             results=results,
-            progress=progress,
+            progress=progress_options(progress, f"Figure 4, {name}"),
             curve_points=0,
         )
         _check_errors(df)
@@ -125,8 +127,9 @@ def fig4_verdict(df) -> str:
             for _, r in g.iterrows()
         ]
         c = cmp[(cmp.dataset == name) & (cmp.verdict != "n/a")]
-        tally = {o: c[c.other == o].verdict.value_counts().to_dict() for o in c.other.unique()}
-        tally = "; ".join(f"vs {LABEL[o]}: {t}" for o, t in tally.items())
+        tally = "; ".join(
+            f"vs {LABEL[o]}, {tally_text(c[c.other == o].verdict)}" for o in c.other.unique()
+        )
         lines.append(
             f"- {name} ({METRIC[name]}): best per learner: "
             + "; ".join(parts)
@@ -155,7 +158,9 @@ def plot_fig4(df):
         ax.set_ylabel(METRIC_LABEL[METRIC[name]])
         ax.set_title(f"{name}: {g.seed.nunique()} permutations", fontsize=9)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=8)
+    # one legend below the panels, off the data
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     fig.suptitle("Figure 4", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

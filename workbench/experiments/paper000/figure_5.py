@@ -64,6 +64,7 @@ def fig5(
     c=None,
     fast: bool | None = None,
     n_rows: int | None = None,
+    progress: bool = True,
 ):
     """Figure 5: online score against the labelling budget for the seven strategies, C-Tree as
     the base learner with DDM change detection (Sec. VIII), data sets in their original order.
@@ -72,9 +73,10 @@ def fig5(
     runs with ``n_seeds`` seeds (its random draws).  A ``FULL`` row per data set (every label,
     DDM on) is the reference.  Rows: ``dataset``, ``strategy``, ``budget``, ``seed``,
     ``accuracy``, ``f_measure_1``, ``score``, ``query_rate``, ``labels_used``, ``n_drifts``,
-    ``leaves``, ``c``.
+    ``leaves``, ``c``.  ``progress``: a tqdm bar over the runs of each data set.
     """
     import pandas as pd
+    from tqdm.auto import tqdm
 
     from ... import active, evaluate, learners
 
@@ -92,8 +94,15 @@ def fig5(
         def model(d=X.shape[1], c_ds=c_ds, nominal=info.nominal_features):
             return learners.CTree(d, c=c_ds, nominal_features=nominal)
 
+        bar = tqdm(
+            total=len(strategies) * len(budgets) * n_seeds + 1,
+            desc=f"Figure 5, {name}",
+            unit="run",
+            disable=not progress,
+        )
         m = model()
         res = evaluate.prequential(m, X, y, drift_detection=True, keep_predictions=False)
+        bar.update()
         rows.append(
             {
                 "dataset": name,
@@ -138,6 +147,8 @@ def fig5(
                             "c": c_ds,
                         }
                     )
+                    bar.update()
+        bar.close()
     df = pd.DataFrame(rows)
     df["score"] = [
         r.accuracy if METRIC[r.dataset] == "accuracy" else r.f_measure_1 for r in df.itertuples()
@@ -232,14 +243,17 @@ def plot_fig5(df):
             )
             axq.plot(agg.index, agg.q, marker="o", ms=3, lw=lw, color=colors[strat])
         b = np.sort(g[g.strategy != "FULL"].budget.unique())
-        axq.plot(b, b, color="k", lw=0.8, ls=":")
+        axq.plot(b, b, color="k", lw=0.8, ls=":", label="query rate = budget")
+        axq.legend(fontsize=7, loc="upper left")
         ax.set_title(f"{name} (original order, DDM on), C-Tree c = {g.c.iloc[0]:.3g}", fontsize=9)
         ax.set_ylabel(METRIC_LABEL[METRIC[name]])
         axq.set_xlabel("labelling budget B")
         axq.set_ylabel("query rate used")
         ax.grid(alpha=0.3)
         axq.grid(alpha=0.3)
-    axes[0, 0].legend(fontsize=7, ncol=2)
+    # one legend for the strategies, below the panels, off the data
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.suptitle("Figure 5: ACTIVE setting", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig

@@ -43,7 +43,7 @@ def stepper_demo(
     Returns ``(compare, generator, info)``: ``compare`` is ``viz.side_by_side`` of two
     ``viz.TreeStepper`` (C-Tree with a slider for ``c``, H-Tree -- Gini, grace period 100,
     no tie-break -- with a slider for ``delta``), already stepped to ``start``; ``generator`` the
-    generating tree drawn by ``viz.tree_widget``; ``info`` the stream's info (``info.tree``).
+    generating tree drawn by ``viz.show_dot``; ``info`` the stream's info (``info.tree``).
     """
     from ... import learners, streams, viz
 
@@ -53,11 +53,9 @@ def stepper_demo(
         return learners.CTree(d, **{"c": c, **p})
 
     def make_htree(**p):
-        # tau = 1e-12 rather than 0: the same split decisions (epsilon never gets that small),
-        # but HoeffdingTree.explain_one (learners/base.py, _reason) raises OverflowError when
-        # tau = 0 and the two best gains are equal (math.ceil of infinity).
+        # tau = 0: no tie-break, as in Figure 3's H-Tree
         return learners.HoeffdingTree(
-            d, 2, **{"criterion": "gini", "grace_period": 100, "tau": 1e-12, "delta": delta, **p}
+            d, 2, **{"criterion": "gini", "grace_period": 100, "tau": 0.0, "delta": delta, **p}
         )
 
     s1 = viz.TreeStepper(
@@ -69,5 +67,5 @@ def stepper_demo(
     compare = viz.side_by_side(s1, s2, k=k)
     if start:
         compare.step(start)
-    generator = viz.tree_widget(info.tree.to_dot())
+    generator = viz.show_dot(info.tree.to_dot(), title="the tree that generated the stream")
     return compare, generator, info

@@ -119,7 +119,8 @@ def plot_schedule(
     axes[0].set_xlabel("m (examples at the leaf)")
     axes[0].set_ylabel(r"$\varepsilon_t$")
     axes[0].set_title(f"{criterion}, t = {t:,}, d = {d}", fontsize=9)
-    axes[0].legend(fontsize=7)
+    # below the panel: with the sliders the lines move over the whole panel
+    axes[0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)
     m0 = int(min(1000, t))
     hs = np.arange(0, 21)
     for dd, ls in ((2, ":"), (d, "-"), (10 * d, "--")):
@@ -127,18 +128,20 @@ def plot_schedule(
             hs, schedule(m0, hs, t, dd, delta, criterion), ls, color="#d62728", label=f"d = {dd}"
         )
     axes[1].set_xlabel("depth h of the leaf")
+    axes[1].set_ylabel(r"$\varepsilon_t$ (eq. 7)")
     axes[1].set_title(f"m = {m0:,}, t = {t:,}", fontsize=9)
-    axes[1].legend(fontsize=7)
+    axes[1].legend(fontsize=7, loc="lower right")
     ts = np.unique(np.logspace(math.log10(m0), 8, 40).astype(np.int64))
     for crit, col in (("entropy", "#9467bd"), ("gini", "#ff7f0e"), ("kearns_mansour", "#17becf")):
         axes[2].semilogx(ts, schedule(m0, depth, ts, d, delta, crit), color=col, label=crit)
     axes[2].set_xlabel("t (examples seen by the tree)")
+    axes[2].set_ylabel(r"$\varepsilon_t$ (eq. 7)")
     axes[2].set_title(
         f"m = {m0:,}, h = {depth}, d = {d}"
         + (r", $\delta = 1/t$" if delta is None else f", delta = {delta:g}"),
         fontsize=9,
     )
-    axes[2].legend(fontsize=7)
+    axes[2].legend(fontsize=7, loc="center right")
     for ax in axes:
         ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
@@ -149,19 +152,28 @@ def schedule_widget():
     """Sliders for depth, t, d, c and the criterion over :func:`plot_schedule`."""
     import ipywidgets as w
     import matplotlib.pyplot as plt
+    from IPython.display import display
 
     def draw(criterion, depth, log10_t, d, log10_c):
-        plot_schedule(depth=depth, t=10**log10_t, d=d, c=10**log10_c, criterion=criterion)
-        plt.show()
-        return None
+        # shown and closed at once: a figure left open would be drawn a second time by the
+        # inline backend when the next change comes quickly (two stacked figures)
+        plt.close("all")
+        fig = plot_schedule(depth=depth, t=10**log10_t, d=d, c=10**log10_c, criterion=criterion)
+        display(fig)
+        plt.close(fig)
 
+    quiet = {"continuous_update": False}  # redraw when the slider is let go, not while dragged
     return w.interactive(
         draw,
         criterion=w.Dropdown(options=list(THEOREMS), value="gini", description="criterion"),
-        depth=w.IntSlider(value=3, min=0, max=20, description="depth h"),
-        log10_t=w.FloatSlider(value=5.0, min=2.0, max=8.0, step=0.25, description="log10 t"),
-        d=w.IntSlider(value=5, min=1, max=100, description="d"),
-        log10_c=w.FloatSlider(value=-2.0, min=-3.0, max=1.0, step=0.1, description="log10 c"),
+        depth=w.IntSlider(value=3, min=0, max=20, description="depth h", **quiet),
+        log10_t=w.FloatSlider(
+            value=5.0, min=2.0, max=8.0, step=0.25, description="log10 t", **quiet
+        ),
+        d=w.IntSlider(value=5, min=1, max=100, description="d", **quiet),
+        log10_c=w.FloatSlider(
+            value=-2.0, min=-3.0, max=1.0, step=0.1, description="log10 c", **quiet
+        ),
     )
 
 

@@ -55,7 +55,7 @@ def plot_leaf_consistency(df):
     """Failure probability against delta (log-log) per t and policy, with the line y = delta."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(8.5, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     deltas = np.sort(df.delta.unique())
     ax.loglog(deltas, deltas, color="k", lw=2, label=r"Theorem 5: $\delta$")
@@ -85,7 +85,7 @@ def plot_leaf_consistency(df):
     ax.set_xlabel(r"$\delta$")
     ax.set_ylabel("P(consistent and non-optimal)")
     ax.set_title("Theorem 5: leaf consistency at p = 1/2", fontsize=10)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))  # beside, off the data
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     return fig

@@ -16,6 +16,7 @@ def bound_curves(
     seed: int = 0,
     estimators=THEOREMS,
     fast: bool | None = None,
+    progress: bool = True,
 ):
     r"""Theorems 1-3 against Monte Carlo, at the law where each bound is tightest, as m grows.
 
@@ -29,9 +30,11 @@ def bound_curves(
     Returns one row per (estimator, m): ``estimator``, ``theorem``, ``m``, ``delta``, ``bound``,
     ``empirical_quantile``, ``ratio`` (bound / quantile: how many times too wide),
     ``p_exceed``, ``n_exceed``, ``trials``, ``p_value``, ``p_f1``, ``p_y1_given_f0``,
-    ``p_y1_given_f1`` (the tightest law), ``search_quantile``.
+    ``p_y1_given_f1`` (the tightest law), ``search_quantile``.  ``progress``: a tqdm bar over
+    the values of m (the full run takes tens of seconds).
     """
     import pandas as pd
+    from tqdm.auto import tqdm
 
     from ... import montecarlo as mc
 
@@ -42,7 +45,7 @@ def bound_curves(
     trials = s.trials if trials is None else trials
     tables = mc.law_grid(grid)
     rows = []
-    for j, m in enumerate(ms):
+    for j, m in enumerate(tqdm(ms, desc="Theorems 1-3, m", disable=not progress)):
         best = {e: (-1.0, -1) for e in estimators}
         for i, tab in enumerate(tables):
             sim = mc.simulate_estimators(

@@ -45,6 +45,19 @@ def _fmt_value(v) -> str:
     return str(v)
 
 
+#: why a leaf's count n (and its class counts) can have decimals, said where they are shown
+FRACTIONAL_NOTE = (
+    "<div class='wb-fractional wb-muted' style='font-size:11px'>Why counts have decimals: "
+    "a new leaf does not start from zero but from its parent's estimate of the class counts "
+    "on its side of the split (for a numeric test the parent keeps a Gaussian per class, so "
+    "the estimate is fractional, as in MOA); every instance it learns then adds 1.</div>"
+)
+
+
+def _fractional(v: float) -> bool:
+    return math.isfinite(v) and abs(v - round(v)) > 1e-9
+
+
 class _Drawing:
     """What :class:`~workbench.viz.TreeStepper` draws (a mixin)."""
 
@@ -144,6 +157,8 @@ class _Drawing:
             route = " → ".join(escape(s["outcome"]) for s in ex.path) or "root"
             parts.append(f"<div>reached <b>leaf {ex.leaf}</b> via {route}</div>")
             parts.append(f"<div class='wb-reason wb-muted'>{escape(ex.reason)}</div>")
+            if _fractional(ex.n):
+                parts.append(FRACTIONAL_NOTE)
         acc = "–" if self.t == 0 else f"{self.accuracy:.1%}"
         right = int((self.pred[: self.t] == self.y[: self.t]).sum())
         parts.append(
@@ -274,8 +289,10 @@ class _Drawing:
                 }
             )
         vlines, markers = [], []
-        ready = trace.first_ready
-        if ready >= 0:  # the first moment the rule was met: on the line that crossed
+        # the start of the stretch in which the rule held up to the split (or up to now), else
+        # the first moment it held: on the line that crossed
+        ready = trace.ready_since if trace.ready_since >= 0 else trace.first_ready
+        if ready >= 0:
             i = trace.t.index(ready)
             y_mark = q[i] if trace.crossing == "margin" else thr[i]
             if np.isfinite(y_mark):
@@ -329,33 +346,36 @@ class _Drawing:
         trace = self.focus_trace()
         if trace is None:
             return ""
+        since, first = trace.ready_since, trace.first_ready
+        earlier = (
+            f" It had met the rule before, from t={_fmt_int(first)}, but no longer did when "
+            "its next test came."
+            if 0 <= first < since
+            else ""
+        )
         if trace.split_t >= 0:
             how = {
                 "margin": f"{escape(trace.quantity_label)} rose above "
                 f"{escape(trace.threshold_label)}",
                 "tie": f"{escape(trace.threshold_label)} fell below tau (a tie)",
             }.get(trace.crossing, "the split rule was met")
-            ready = (
-                f" at t={_fmt_int(trace.first_ready)} (orange dot)"
-                if trace.first_ready >= 0
-                else ""
-            )
+            ready = f" at t={_fmt_int(since)} (orange dot)" if since >= 0 else ""
             return (
                 f"<div class='wb-split-caption'>Leaf {trace.leaf} split at "
                 f"t={_fmt_int(trace.split_t)} on <b>{escape(trace.split_test)}</b>: {how}"
-                f"{ready}, and the split came at the next test (the leaf tests once per "
-                "grace period).</div>"
+                f"{ready} and stayed there until the leaf's next test, at "
+                f"t={_fmt_int(trace.split_t)} (a leaf tests once per grace period).{earlier}</div>"
             )
-        if trace.first_ready >= 0 and not trace.will_split[-1]:
+        if first >= 0 and since < 0:
             return (
                 f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} met the split "
-                f"rule from t={_fmt_int(trace.first_ready)} (orange dot) but no longer does: "
+                f"rule from t={_fmt_int(first)} (orange dot) but no longer does: "
                 "the rule only counts when the test runs, once per grace period.</div>"
             )
-        if trace.first_ready >= 0:
+        if since >= 0:
             return (
                 f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} meets the split "
-                f"rule since t={_fmt_int(trace.first_ready)} (orange dot): it splits at its "
-                "next test.</div>"
+                f"rule since t={_fmt_int(since)} (orange dot): it splits at its "
+                f"next test if it still does then.{earlier}</div>"
             )
         return ""

@@ -61,10 +61,27 @@ class SplitTrace:
 
     @property
     def first_ready(self) -> int:
+        """The first sampled time the split rule held (it may have stopped holding after)."""
         for t, w in zip(self.t, self.will_split):
             if w:
                 return t
         return -1
+
+    @property
+    def ready_since(self) -> int:
+        """The start of the last stretch of sampled times in which the split rule held, when
+        that stretch reaches the last sample (the one that led to the split, or the one the
+        leaf is in now); -1 if the rule does not hold at the last sample.
+
+        A leaf can meet the rule, stop meeting it before its next test, and meet it again
+        later: the split comes from the last stretch, not from the first moment.
+        """
+        if not self.will_split or not self.will_split[-1]:
+            return -1
+        i = len(self.will_split) - 1
+        while i > 0 and self.will_split[i - 1]:
+            i -= 1
+        return self.t[i]
 
 
 class _Tracing:

@@ -12,8 +12,15 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
+from ..snapshot import picture_bundle, tree_picture
 from ..view import tree_widget
 from .drawing import _fmt_int
+
+#: above the stepper's tree: the drawing keeps its size, so a wide tree scrolls sideways
+TREE_HINT = (
+    "<div class='wb-muted wb-tree-hint' style='font-size:11px'>A wide tree scrolls sideways "
+    "(scroll bar under it, or shift + mouse wheel).</div>"
+)
 
 #: speed label -> (instances per tick, seconds per tick)
 SPEEDS = {
@@ -202,8 +209,9 @@ class _Widgets:
         side = widgets.VBox(
             [instance, acc, split, caption], layout=widgets.Layout(width="400px", min_width="400px")
         )
-        tree_box = widgets.Box(
-            [tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
+        hint = widgets.HTML(TREE_HINT)
+        tree_box = widgets.VBox(
+            [hint, tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
         )
         if layout == "wide":
             body = widgets.HBox([tree_box, side], layout=widgets.Layout(width="100%"))
@@ -274,8 +282,26 @@ class _Widgets:
         if self._controls is not None:
             self._controls.refresh()
 
+    def picture_html(self, layout: str = "wide") -> str:
+        """The panel's current state as static HTML (tree as SVG, charts, caption): what the
+        rendered book shows in place of the live widget (:mod:`workbench.viz.snapshot`)."""
+        side = (
+            f"<div class='wb-snapshot-side' style='flex:0 0 400px; max-width:100%'>"
+            f"{self.instance_html()}{self.accuracy_svg()}{self.split_svg()}"
+            f"{self.split_caption()}</div>"
+        )
+        # wide: tree and side by side (wrapping under each other in a narrow page); tall: the
+        # side under the tree, each as high as its content
+        grow = "1 1 300px" if layout == "wide" else "0 0 auto"
+        tree = f"<div style='flex:{grow}; min-width:0'>{tree_picture(self.dot())}</div>"
+        wrap = "wrap" if layout == "wide" else "nowrap; flex-direction:column"
+        return (
+            f"<div class='wb-stepper-snapshot'>{self._heading()}"
+            f"<div style='display:flex; flex-wrap:{wrap}; gap:8px'>{tree}{side}</div></div>"
+        )
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return picture_bundle(self.widget._repr_mimebundle_(**kwargs), self.picture_html())
 
 
 # --------------------------------------------------------------------------- controls
@@ -484,8 +510,20 @@ class Compare:
             self.controls.refresh()
         return self._box
 
+    def picture_html(self) -> str:
+        """Every stepper's picture side by side (static HTML, see :meth:`TreeStepper.picture_html`)."""
+        cells = "".join(
+            "<div style='flex:1 1 420px; min-width:0; overflow-x:auto'>"
+            f"{s.picture_html(layout='tall')}</div>"
+            for s in self.steppers
+        )
+        return (
+            f"<div class='wb-compare-snapshot' style='display:flex; flex-wrap:wrap; gap:12px'>"
+            f"{cells}</div>"
+        )
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return picture_bundle(self.widget._repr_mimebundle_(**kwargs), self.picture_html())
 
 
 def side_by_side(*steppers, k: int | None = None) -> Compare:

@@ -1,0 +1,329 @@
+"""The rendered book: every notebook executed, with its figures and tree drawings, the bounds
+findings and an API reference from the docstrings, as a static HTML site a reader browses
+without installing anything.
+
+    python3 dev.py book            # execute every notebook (full mode), build _build/book/html
+    python3 dev.py book --quick    # the same in quick mode (minutes)
+    python -m workbench.book --executed build/executed   # build from executed copies, no run
+
+The site is built by Jupyter Book 1 (Sphinx, sphinx-book-theme, MyST-NB), which builds offline
+(Jupyter Book 2 fetches its theme at build time).  The notebooks are executed here with nbclient,
+not by the book (``execute_notebooks: off``), so that the test suite can build the book from the
+copies its notebook tests already executed (:data:`EXECUTED`, written by
+``tests/test_notebooks.py``) instead of running every notebook twice.
+
+Live widgets (the stepper, ``viz.show``) show nothing without a kernel: their display bundle
+carries a picture of their state (:mod:`workbench.viz.snapshot`), and the book is told to leave
+the widget view out and show that picture.
+
+Every ``notebooks/*.ipynb`` is picked up (in name order), so new notebooks need no change here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+#: where the notebook tests (and ``dev.py book``) keep executed copies, outputs included
+EXECUTED = ROOT / "build" / "executed"
+#: the book's sources are assembled here (executed notebooks, findings, API page, config)
+SOURCE = ROOT / "_build" / "book" / "src"
+#: the finished site: open ``_build/book/html/index.html``
+HTML = ROOT / "_build" / "book" / "html"
+
+#: the workbench's public packages, documented in the API reference
+API_PACKAGES = (
+    "workbench.learners",
+    "workbench.streams",
+    "workbench.evaluate",
+    "workbench.bounds",
+    "workbench.montecarlo",
+    "workbench.active",
+    "workbench.drift",
+    "workbench.sweep",
+    "workbench.viz",
+    "workbench.experiments",
+    "workbench.core",
+)
+
+CONFIG = """\
+# written by workbench/book.py: edit it there
+title: "Streaming decision trees: a workbench"
+author: "the workbench's authors"
+copyright: "2026"
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"   # executed by workbench/book.py (or the notebook tests) before
+html:
+  use_repository_button: false
+  use_issues_button: false
+  use_edit_page_button: false
+  home_page_in_navbar: true
+launch_buttons:
+  notebook_interface: ""
+  binderhub_url: ""
+  colab_url: ""
+  thebe: false
+sphinx:
+  extra_extensions:
+    - sphinx.ext.autodoc
+    - sphinx.ext.napoleon
+    - sphinx.ext.mathjax
+  config:
+    autodoc_default_options:
+      members: true
+      undoc-members: false
+      show-inheritance: true
+    autodoc_typehints: "description"
+    autodoc_member_order: "bysource"
+    add_module_names: false
+    # widgets: show the picture of their state their bundle carries, not the (dead) widget
+    nb_mime_priority_overrides:
+      - ["html", "application/vnd.jupyter.widget-view+json", null]
+      - ["html", "application/javascript", null]
+    nb_ipywidgets_js: {}
+    nb_merge_streams: true
+    myst_enable_extensions: ["dollarmath", "amsmath"]
+    suppress_warnings: ["mystnb.unknown_mime_type", "myst.header", "misc.highlighting_failure"]
+"""
+
+INTRO = """\
+# Streaming decision trees: a workbench
+
+This book is the workbench's notebooks as they ran, with every figure, table and tree drawing,
+so that the papers' results can be read without installing anything.  Each notebook is a
+lecture: a claim, its derivation, a cell that checks it, a plot, then an interactive part.  The
+interactive parts (the tree stepper) are shown here as pictures of the state the notebook left
+them in; to step a tree yourself, run the notebooks in JupyterLab (`python3 dev.py lab`).
+
+{mode}
+
+```{{tableofcontents}}
+```
+"""
+
+API = """\
+# API reference
+
+Built from the docstrings of the workbench's public packages, one page per package.
+"""
+
+API_PAGE = """\
+# {package}
+
+```{{eval-rst}}
+.. automodule:: {package}
+   :no-members:
+   :no-index:
+
+{modules}
+```
+"""
+
+
+def _public_modules(package: str) -> list[str]:
+    """``package``'s modules and subpackages whose names do not start with ``_``."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    names = [
+        m.name
+        for m in pkgutil.walk_packages(pkg.__path__, package + ".")
+        if not any(part.startswith("_") for part in m.name.split("."))
+    ]
+    return sorted(names)
+
+
+def _api_page(package: str) -> str:
+    blocks = [
+        f"{m}\n{'-' * len(m)}\n\n.. automodule:: {m}\n   :members:\n   :show-inheritance:\n"
+        for m in _public_modules(package)
+    ]
+    return API_PAGE.format(package=package, modules="\n".join(blocks))
+
+
+def notebooks() -> list[Path]:
+    """Every notebook of the workbench, in name order."""
+    return sorted(NOTEBOOKS.glob("*.ipynb"))
+
+
+def execute(path: Path, out_dir: Path = EXECUTED, quick: bool = True, timeout: int = 1800) -> Path:
+    """Run ``path`` top to bottom (quick mode or full) and write the executed copy, outputs
+    included, to ``out_dir``; returns the copy's path."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    old = os.environ.get("WORKBENCH_FAST")
+    os.environ["WORKBENCH_FAST"] = "1" if quick else "0"
+    try:
+        NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
+    finally:
+        if old is None:
+            os.environ.pop("WORKBENCH_FAST", None)
+        else:
+            os.environ["WORKBENCH_FAST"] = old
+    return save_executed(nb, path.name, out_dir, quick)
+
+
+def save_executed(nb, name: str, out_dir: Path = EXECUTED, quick: bool = True) -> Path:
+    """Write an executed notebook ``nb`` as ``out_dir/name``, noting the mode it ran in."""
+    import nbformat
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # the widgets' saved state carries graphviz-anywidget's 1.2 MB JavaScript bundle per tree;
+    # the book shows the pictures in the display bundles instead (workbench.viz.snapshot)
+    nb.metadata.pop("widgets", None)
+    nb.metadata["workbench"] = {"quick": bool(quick), "executed": time.strftime("%Y-%m-%d %H:%M")}
+    target = out_dir / name
+    nbformat.write(nb, target)
+    return target
+
+
+def stale(path: Path, executed_dir: Path = EXECUTED) -> bool:
+    """True if ``path`` has no executed copy in ``executed_dir`` newer than itself."""
+    copy = Path(executed_dir) / path.name
+    return not copy.exists() or copy.stat().st_mtime < path.stat().st_mtime
+
+
+def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]:
+    """Write the book's sources into ``source``: config, table of contents, intro, the executed
+    notebooks, the bounds findings and the API page.  Returns the notebooks it took."""
+    executed_dir, source = Path(executed_dir), Path(source)
+    missing = [p.name for p in notebooks() if not (executed_dir / p.name).exists()]
+    if missing:
+        raise FileNotFoundError(
+            f"no executed copy of {', '.join(missing)} in {executed_dir}: run "
+            "`python3 dev.py book` (which executes them) or the notebook tests first"
+        )
+    nb_dir = source / "notebooks"
+    if nb_dir.exists():
+        shutil.rmtree(nb_dir)
+    nb_dir.mkdir(parents=True)
+    taken, modes = [], set()
+    for p in notebooks():
+        copy = executed_dir / p.name
+        nb = json.loads(copy.read_text())
+        _drop_bare_widgets(nb)
+        (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
+        meta = nb.get("metadata", {}).get("workbench", {})
+        modes.add(meta.get("quick"))
+        taken.append(nb_dir / p.name)
+    findings = sorted((ROOT / "docs").glob("*.md"))
+    for f in findings:
+        shutil.copy2(f, source / f.name)
+    mode = {
+        frozenset({True}): "The notebooks ran in **quick mode** (shorter streams, fewer trials): "
+        "their numbers are those of the quick runs, which each notebook says.",
+        frozenset({False}): "The notebooks ran in **full mode** (the laptop-scale reproduction).",
+    }.get(frozenset(modes), "")
+    (source / "_config.yml").write_text(CONFIG)
+    (source / "intro.md").write_text(INTRO.format(mode=mode))
+    (source / "api.md").write_text(API)
+    api_dir = source / "api"
+    api_dir.mkdir(exist_ok=True)
+    for package in API_PACKAGES:
+        (api_dir / f"{package}.md").write_text(_api_page(package))
+    toc = ["format: jb-book", "root: intro", "parts:", "  - caption: Notebooks", "    chapters:"]
+    toc += [f"      - file: notebooks/{p.stem}" for p in taken]
+    if findings:
+        toc += ["  - caption: Findings", "    chapters:"]
+        toc += [f"      - file: {f.stem}" for f in findings]
+    toc += ["  - caption: Reference", "    chapters:", "      - file: api", "        sections:"]
+    toc += [f"          - file: api/{package}" for package in API_PACKAGES]
+    (source / "_toc.yml").write_text("\n".join(toc) + "\n")
+    return taken
+
+
+def _drop_bare_widgets(nb: dict) -> int:
+    """Remove the outputs that are only a live widget, with no picture of it: without a kernel
+    the page could show only their text form, e.g. a progress bar's first state ("0%| | 0/45")
+    or "interactive(children=...)".  The workbench's trees and steppers carry a picture
+    (:mod:`workbench.viz.snapshot`) and stay.  Returns how many outputs were removed."""
+    removed = 0
+    for cell in nb.get("cells", []):
+        outputs = cell.get("outputs")
+        if not outputs:
+            continue
+        keep = [
+            o
+            for o in outputs
+            if not (
+                "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                and "text/html" not in o.get("data", {})
+            )
+        ]
+        removed += len(outputs) - len(keep)
+        cell["outputs"] = keep
+    return removed
+
+
+def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:
+    """Build the site from ``source`` with Jupyter Book 1 into ``html``; returns ``html``."""
+    source, html = Path(source), Path(html)
+    staging = source.parent / "jb"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    cli = "from jupyter_book.cli.main import main; main()"  # the `jupyter-book` command
+    cmd = [sys.executable, "-c", cli, "build", str(source), "--path-output", str(staging)]
+    if quiet:
+        cmd.append("--quiet")
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(
+            f"jupyter-book build failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n"
+            f"{proc.stderr[-4000:]}"
+        )
+    built = staging / "_build" / "html"
+    if html.exists():
+        shutil.rmtree(html)
+    shutil.copytree(built, html)
+    return html
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m workbench.book", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("--quick", action="store_true", help="execute the notebooks in quick mode")
+    ap.add_argument(
+        "--executed",
+        type=Path,
+        default=None,
+        help="build from the executed copies in this directory (run only those missing or older "
+        "than their notebook)",
+    )
+    args = ap.parse_args(argv)
+    executed_dir = args.executed or EXECUTED
+    t0 = time.monotonic()
+    for p in notebooks():
+        if args.executed is None or stale(p, executed_dir):
+            mode = "quick" if args.quick else "full"
+            print(f"[book] executing {p.name} ({mode} mode)", flush=True)
+            t = time.monotonic()
+            execute(p, executed_dir, quick=args.quick)
+            print(f"[book]   done in {time.monotonic() - t:.0f} s", flush=True)
+    assemble(executed_dir)
+    print("[book] building the site with Jupyter Book", flush=True)
+    html = build()
+    print(f"[book] {html / 'index.html'} ({time.monotonic() - t0:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
