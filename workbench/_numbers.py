@@ -45,7 +45,7 @@ def compared(a: float, b: float, digits: int = 3) -> tuple[str, str]:
     >>> compared(0.1, 0.1)
     ('0.1', '0.1')
     """
-    a, b = float(a), float(b)
+    a, b = float(a) + 0.0, float(b) + 0.0  # (+ 0.0 turns -0.0 into 0.0)
     want = _order(a, b)
     if not (math.isfinite(a) and math.isfinite(b)):
         return fmt_num(a, digits), fmt_num(b, digits)
