@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000", "paper001", "paper003", "paper004")
+_SUBMODULES = ("paper000", "paper001", "paper003", "paper004", "tour")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())
