@@ -71,7 +71,9 @@ UPDATES = {"leaf": UPDATE_LEAF, "path": UPDATE_PATH}
 
 CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
 CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)
-CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED}
+CUTS_ANALYTIC = 2  # UFFT (002): one cut, the root of the quadratic discriminant of the two
+# heaviest classes' Gaussians (workbench.core.analytic), merit from normal-CDF counts
+CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED, "analytic": CUTS_ANALYTIC}
 
 BOUND_HOEFFDING = 0  # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
 BOUND_MCDIARMID = 1  # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)

@@ -363,3 +363,111 @@ def sample_leaves(meta, leaves, countdown, every, i):
         leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
     release(meta.shape[0] + leaves.shape[0])
     return countdown
+
+
+# ---- UFFT (002): naive Bayes and DDM at inner nodes; the forest kernel
+# (workbench.core.forest) calls these, run_stream does not.
+
+@inline
+def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
+    """Naive Bayes' class for row i at ``node`` from its own counts and Gaussian statistics,
+    numeric features only: the same rule as :func:`leaf_predict`'s NB (missing values left out,
+    a Gaussian with no spread is a point mass, ties to the lowest class, MC when every class
+    gets 0), written without the probabilities for the forest's per-node uses (UFFT's drift
+    detectors, its functional nodes and their scoring)."""
+    K = class_counts.shape[1]
+    total = 0.0
+    mc = 0
+    for k in range(K):
+        total += class_counts[node, k]
+        if class_counts[node, k] > class_counts[node, mc]:
+            mc = k
+    s = stats_slot[node]
+    best = mc
+    if total > 0.0:
+        top = -np.inf
+        for k in range(K):
+            ck = class_counts[node, k]
+            logv = -np.inf
+            if ck > 0.0:
+                logv = math.log(ck / total)
+                if s >= 0:
+                    for j in range(X.shape[1]):
+                        xj = X[i, j]
+                        if math.isnan(xj):
+                            continue
+                        w = g_w[s, j, k]
+                        m2 = g_m2[s, j, k]
+                        diff = xj - g_mean[s, j, k]
+                        if w <= 0.0:
+                            logv = -np.inf
+                            break
+                        if w > 1.0 and m2 > 0.0:
+                            var = m2 / (w - 1.0)
+                            logv -= LOG_SQRT_2PI + 0.5 * math.log(var) + 0.5 * diff * diff / var
+                        elif diff != 0.0:
+                            logv = -np.inf
+                            break
+            if logv > top:
+                top = logv
+                best = k
+        if top == -np.inf:
+            best = mc
+    release(class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            g_m2.shape[0] + X.shape[0])
+    return best
+
+
+@inline
+def ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, ddm, warn_t, X,
+                   i, c, t, ddm_min, warn_level, drift_level, counters):
+    """UFFT's drift step: the naive Bayes of every inner node on row i's path (root first)
+    predicts it before learning it, and the node's DDM (``ddm[node] = [n, errors, p_min,
+    s_min]``, MOA's strict comparisons) takes the 0/1 error:
+
+    warning when ``p + s > p_min + warn_level s_min``, drift when ``p + s > p_min + drift_level
+    s_min`` (002: 2 and 3), from ``ddm_min`` errors on.  ``warn_t[node]`` holds the time ``t`` the
+    current warning began (-1: none; a fall back below the warning level clears it).  Returns
+    the first (top-most) node that signals a drift, or -1."""
+    hit = -1
+    for u in range(length - 1):
+        node = path[u]
+        p_nb = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
+        ddm[node, 0] += 1.0
+        if p_nb != c:
+            ddm[node, 1] += 1.0
+        n = ddm[node, 0]
+        if n < ddm_min:
+            continue
+        p = ddm[node, 1] / n
+        sd = math.sqrt(p * (1.0 - p) / n)
+        if p + sd < ddm[node, 2] + ddm[node, 3]:
+            ddm[node, 2] = p
+            ddm[node, 3] = sd
+        x = p + sd
+        if x > ddm[node, 2] + drift_level * ddm[node, 3]:
+            counters[F_DRIFTS] += 1
+            hit = node
+            break
+        if x > ddm[node, 2] + warn_level * ddm[node, 3]:
+            if warn_t[node] < 0:
+                warn_t[node] = t
+                counters[F_WARNINGS] += 1
+        else:
+            warn_t[node] = -1
+    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] +
+            g_mean.shape[0] + g_m2.shape[0] + ddm.shape[0] + warn_t.shape[0] + X.shape[0] +
+            counters.shape[0])
+    return hit
+
+
+# slots of UFFT's counters (workbench.core.forest)
+F_WARNINGS = 0     # warnings begun at inner nodes
+F_DRIFTS = 1       # drifts signalled (each prunes a subtree)
+F_NB_SPLITS = 2    # functional (naive-Bayes) nodes made
+F_SPLITS = 3       # attribute splits made
+F_LAST_NODE = 4    # the last pruned node, its tree and when (-1: none yet)
+F_LAST_TREE = 5
+F_LAST_T = 6
+F_T = 7            # instances seen (the time stamps of the short-term memory)
+N_FCOUNTERS = 8

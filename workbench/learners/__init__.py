@@ -3,5 +3,6 @@
 from .base import BaseTree, Explanation
 from .ctree import CorrHTree, CTree
 from .hoeffding import HoeffdingTree
+from .ufft import UFFT
 
-__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree"]
+__all__ = ["BaseTree", "Explanation", "HoeffdingTree", "CTree", "CorrHTree", "UFFT"]
