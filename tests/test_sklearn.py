@@ -14,9 +14,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from workbench import evaluate, streams
-from workbench.learners import CorrHTree, CTree, HoeffdingTree
+from workbench.learners import UFFT, CorrHTree, CTree, HoeffdingTree
 
-LEARNERS = [HoeffdingTree(), CTree(), CorrHTree()]
+LEARNERS = [HoeffdingTree(), CTree(), CorrHTree(), UFFT()]
 
 #: checks a streaming learner legitimately fails, with the reason (none so far)
 EXPECTED_FAILURES: dict = {}

@@ -75,6 +75,7 @@ from .steps import (
     F_T,
     N_FCOUNTERS,
     ddm_along_path,
+    ddm_node_step,
     due_for_split,
     inline,
     leaf_predict,
@@ -151,8 +152,21 @@ def grow_forest(F: ForestState, node_capacity: int) -> ForestState:
 
 
 @inline
-def route_forest(kind, feature, threshold, children, class_counts, stats_slot, g_w, g_mean,
-                 g_m2, node, X, i, path):
+def route_forest(
+    kind,
+    feature,
+    threshold,
+    children,
+    class_counts,
+    stats_slot,
+    g_w,
+    g_mean,
+    g_m2,
+    node,
+    X,
+    i,
+    path,
+):
     """Leaf of row i from ``node``: numeric tests as in :mod:`workbench.core.routing` (a missing
     value takes the heavier branch) and functional nodes (``NB_FUNCTIONAL``: branch = the local
     class the node's naive Bayes predicts).  With a ``path`` the nodes visited are written into
@@ -169,16 +183,29 @@ def route_forest(kind, feature, threshold, children, class_counts, stats_slot, g
             if math.isnan(xj):
                 c0 = children[node, 0]
                 c1 = children[node, 1]
-                b = 0 if class_counts[c0, 0] + class_counts[c0, 1] >= \
-                    class_counts[c1, 0] + class_counts[c1, 1] else 1
+                b = (
+                    0
+                    if class_counts[c0, 0] + class_counts[c0, 1]
+                    >= class_counts[c1, 0] + class_counts[c1, 1]
+                    else 1
+                )
             else:
                 b = 0 if xj <= threshold[node] else 1
         node = children[node, b]
     if path is not None:
         path[depth] = node
-    release(kind.shape[0] + feature.shape[0] + threshold.shape[0] + children.shape[0] +
-            class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
-            g_m2.shape[0] + X.shape[0])
+    release(
+        kind.shape[0]
+        + feature.shape[0]
+        + threshold.shape[0]
+        + children.shape[0]
+        + class_counts.shape[0]
+        + stats_slot.shape[0]
+        + g_w.shape[0]
+        + g_mean.shape[0]
+        + g_m2.shape[0]
+        + X.shape[0]
+    )
     return node, depth + 1
 
 
@@ -220,15 +247,40 @@ def refill_leaf(T, C, F, node, root, r, since):
             lc = 1
         else:
             continue
-        leaf, _n = route_forest(T.kind, T.feature, T.threshold, T.children, T.class_counts,
-                                T.stats_slot, T.g_w, T.g_mean, T.g_m2, root, F.mem_X, pos, None)
+        leaf, _n = route_forest(
+            T.kind,
+            T.feature,
+            T.threshold,
+            T.children,
+            T.class_counts,
+            T.stats_slot,
+            T.g_w,
+            T.g_mean,
+            T.g_m2,
+            root,
+            F.mem_X,
+            pos,
+            None,
+        )
         if leaf != node:
             continue
         T.class_counts[node, lc] += 1.0
         if T.stats_slot[node] < 0:
             T.stats_slot[node] = alloc_slot(T)
-        observe(C.nom_index, T.nom, T.nom_w, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
-                T.stats_slot[node], F.mem_X, pos, lc)
+        observe(
+            C.nom_index,
+            T.nom,
+            T.nom_w,
+            T.g_w,
+            T.g_mean,
+            T.g_m2,
+            T.g_min,
+            T.g_max,
+            T.stats_slot[node],
+            F.mem_X,
+            pos,
+            lc,
+        )
         learned += 1
     T.last_eval[node] = learned
     T.mc_correct[node] = 0.0
@@ -393,19 +445,52 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     countdown = every - start % every
     for i in range(start, n):
         # ---- room: a split in every tree needs two rows and two statistics slots
-        if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < 2 * R or
-                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 2 * R):
+        if learn and (
+            n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < 2 * R
+            or s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 2 * R
+        ):
             return i
         # ---- predict: every tree, local probabilities summed into the K classes
         if want_pred or want_proba:
             for k in range(K):
                 acc[k] = 0.0
             for r in range(R):
-                leaf, _n = route_forest(kind, feature, threshold, children, class_counts,
-                                        stats_slot, g_w, g_mean, g_m2, roots[r], X, i, None)
-                leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean,
-                             g_m2, nom, nom_w, nom_index, nom_card, leaf, X, i, mode, 0.0, True,
-                             out, buf)
+                leaf, _n = route_forest(
+                    kind,
+                    feature,
+                    threshold,
+                    children,
+                    class_counts,
+                    stats_slot,
+                    g_w,
+                    g_mean,
+                    g_m2,
+                    roots[r],
+                    X,
+                    i,
+                    None,
+                )
+                leaf_predict(
+                    class_counts,
+                    stats_slot,
+                    mc_correct,
+                    nb_correct,
+                    g_w,
+                    g_mean,
+                    g_m2,
+                    nom,
+                    nom_w,
+                    nom_index,
+                    nom_card,
+                    leaf,
+                    X,
+                    i,
+                    mode,
+                    0.0,
+                    True,
+                    out,
+                    buf,
+                )
                 acc[pairs[r, 0]] += out[0]
                 acc[pairs[r, 1]] += out[1]
             p = 0
@@ -433,20 +518,64 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
             else:
                 continue
             root = roots[r]
-            leaf, length = route_forest(kind, feature, threshold, children, class_counts,
-                                        stats_slot, g_w, g_mean, g_m2, root, X, i, path)
+            leaf, length = route_forest(
+                kind,
+                feature,
+                threshold,
+                children,
+                class_counts,
+                stats_slot,
+                g_w,
+                g_mean,
+                g_m2,
+                root,
+                X,
+                i,
+                path,
+            )
             # ---- drift at inner nodes: prune the top-most drifting node's subtree
             if drift_on:
-                hit = ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2,
-                                     ddm, warn_t, X, i, lc, t, ddm_min, warn_level, drift_level,
-                                     counters)
+                hit = ddm_along_path(
+                    path,
+                    length,
+                    class_counts,
+                    stats_slot,
+                    g_w,
+                    g_mean,
+                    g_m2,
+                    ddm,
+                    warn_t,
+                    X,
+                    i,
+                    lc,
+                    t,
+                    ddm_min,
+                    warn_level,
+                    drift_level,
+                    counters,
+                )
                 if hit >= 0:
                     since = warn_t[hit] if warn_t[hit] >= 0 else t
                     prune_node(T, C, F, hit, root, r, since)
                     continue
             # ---- learn: inner nodes on the path, the leaf's naive-Bayes score, the leaf
-            learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w,
-                             g_mean, g_m2, g_min, g_max, X, i, lc)
+            learn_along_path(
+                path,
+                length,
+                class_counts,
+                stats_slot,
+                nom_index,
+                nom,
+                nom_w,
+                g_w,
+                g_mean,
+                g_m2,
+                g_min,
+                g_max,
+                X,
+                i,
+                lc,
+            )
             if nb_on[leaf] == 1:
                 q = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i)
                 nb_tab[leaf, q, lc] += 1.0
@@ -454,8 +583,20 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max,
-                        stats_slot[leaf], X, i, lc)
+                observe(
+                    nom_index,
+                    nom,
+                    nom_w,
+                    g_w,
+                    g_mean,
+                    g_m2,
+                    g_min,
+                    g_max,
+                    stats_slot[leaf],
+                    X,
+                    i,
+                    lc,
+                )
                 if due_for_split(class_counts, last_eval, leaf, grace):
                     forest_attempt(T, C, F, leaf, root, r, merits, cuts, post)
         if want_leaves:
@@ -469,8 +610,21 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
 @njit(cache=True)
 def forest_path(T, F, X, i, r, path):
     """(leaf, length) of row i in tree r, the nodes written into ``path`` (explain_one)."""
-    return route_forest(T.kind, T.feature, T.threshold, T.children, T.class_counts,
-                        T.stats_slot, T.g_w, T.g_mean, T.g_m2, T.roots[r], X, i, path)
+    return route_forest(
+        T.kind,
+        T.feature,
+        T.threshold,
+        T.children,
+        T.class_counts,
+        T.stats_slot,
+        T.g_w,
+        T.g_mean,
+        T.g_m2,
+        T.roots[r],
+        X,
+        i,
+        path,
+    )
 
 
 @njit(cache=True)
@@ -487,6 +641,31 @@ def explain_forest_split(T, C, F, leaf, merits, cuts, post):
     g_nb, n_nb = nb_table_gain(T, C, F, leaf, post)
     eps_nb = split_epsilon(T, C, leaf, n_nb) if n_nb > 0.0 else np.inf
     return outcome, b1, b2, eps, q, thr, g_nb, n_nb, eps_nb
+
+
+@njit(cache=True)
+def node_ddm_run(errors, ddm_min, warn_level, drift_level):
+    """Run one node's detector (:func:`workbench.core.steps.ddm_node_step`) over a 0/1 error
+    sequence, starting afresh after each drift as a pruned node does: (warning, drift) flags per
+    step (tests compare it with :class:`workbench.drift.DDM`)."""
+    n = errors.shape[0]
+    ddm = np.zeros((1, 4))
+    ddm[0, 2:] = np.inf
+    warn_t = np.full(1, -1, np.int64)
+    counters = np.zeros(N_FCOUNTERS, np.int64)
+    warning = np.zeros(n, np.bool_)
+    drift = np.zeros(n, np.bool_)
+    for i in range(n):
+        if ddm_node_step(ddm, warn_t, 0, errors[i], i, ddm_min, warn_level, drift_level, counters):
+            drift[i] = True
+            ddm[0, 0] = 0.0
+            ddm[0, 1] = 0.0
+            ddm[0, 2] = np.inf
+            ddm[0, 3] = np.inf
+            warn_t[0] = -1
+        else:
+            warning[i] = warn_t[0] >= 0
+    return warning, drift
 
 
 @njit(cache=True)

@@ -64,7 +64,11 @@ class ShortTermMemory:
     """
 
     def __init__(self, capacity: int, n_features: int):
-        if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity < 1:
+        if (
+            isinstance(capacity, bool)
+            or not isinstance(capacity, (int, np.integer))
+            or capacity < 1
+        ):
             raise ValueError(f"capacity must be a positive integer; got {capacity!r}")
         self.X = np.zeros((int(capacity), int(n_features)))
         self.y = np.zeros(int(capacity), np.int64)

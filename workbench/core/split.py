@@ -166,8 +166,9 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     Cut-point policy ``P_CUTS``: MOA's ``n_split_points`` equal steps strictly inside the
     observed (min, max) (``CUTS_GAUSSIAN``), only the caller's candidates ``C.cuts[j]``
     (``CUTS_FIXED``, NaN-padded; 001's predefined tests), or UFFT's one quadratic-discriminant
-    root scored from the normal CDFs (``CUTS_ANALYTIC``, :mod:`workbench.core.analytic`).  Candidates outside the observed range
-    are skipped under both: they would send every instance down one branch."""
+    root scored from the normal CDFs (``CUTS_ANALYTIC``, :mod:`workbench.core.analytic`).
+    Candidates outside the observed range are skipped under all three: they would send every
+    instance down one branch."""
     s = T.stats_slot[node]
     # the observer's arrays taken once, and nothing in the loop over cut points calls a function
     # that takes an array: each such call costs numba atomic reference counts on every array

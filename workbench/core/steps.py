@@ -433,12 +433,25 @@ def ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, dd
     for u in range(length - 1):
         node = path[u]
         p_nb = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
-        ddm[node, 0] += 1.0
-        if p_nb != c:
-            ddm[node, 1] += 1.0
-        n = ddm[node, 0]
-        if n < ddm_min:
-            continue
+        if ddm_node_step(ddm, warn_t, node, 1.0 if p_nb != c else 0.0, t, ddm_min, warn_level,
+                         drift_level, counters):
+            hit = node
+            break
+    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] +
+            g_mean.shape[0] + g_m2.shape[0] + ddm.shape[0] + warn_t.shape[0] + X.shape[0] +
+            counters.shape[0])
+    return hit
+
+
+@inline
+def ddm_node_step(ddm, warn_t, node, err, t, ddm_min, warn_level, drift_level, counters):
+    """One DDM update of ``node``'s detector with error ``err`` at time t; True on a drift.
+    (:class:`workbench.drift.DDM` with ``strict=True`` at levels 2 and 3, one row of an array.)"""
+    drift = False
+    ddm[node, 0] += 1.0
+    ddm[node, 1] += err
+    n = ddm[node, 0]
+    if n >= ddm_min:
         p = ddm[node, 1] / n
         sd = math.sqrt(p * (1.0 - p) / n)
         if p + sd < ddm[node, 2] + ddm[node, 3]:
@@ -447,18 +460,15 @@ def ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, dd
         x = p + sd
         if x > ddm[node, 2] + drift_level * ddm[node, 3]:
             counters[F_DRIFTS] += 1
-            hit = node
-            break
-        if x > ddm[node, 2] + warn_level * ddm[node, 3]:
+            drift = True
+        elif x > ddm[node, 2] + warn_level * ddm[node, 3]:
             if warn_t[node] < 0:
                 warn_t[node] = t
                 counters[F_WARNINGS] += 1
         else:
             warn_t[node] = -1
-    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] +
-            g_mean.shape[0] + g_m2.shape[0] + ddm.shape[0] + warn_t.shape[0] + X.shape[0] +
-            counters.shape[0])
-    return hit
+    release(ddm.shape[0] + warn_t.shape[0] + counters.shape[0])
+    return drift
 
 
 # slots of UFFT's counters (workbench.core.forest)

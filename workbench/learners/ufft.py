@@ -66,9 +66,7 @@ class ForestExplanation:
                     f"{step['outcome']}; naive Bayes says {step['nb_says']}, {step['ddm']}"
                 )
             lines.append(f"  leaf: {tr['reason']}")
-        votes = ", ".join(
-            f"{self.class_names[k]}: {v:.3f}" for k, v in enumerate(self.votes)
-        )
+        votes = ", ".join(f"{self.class_names[k]}: {v:.3f}" for k, v in enumerate(self.votes))
         lines.append(
             f"sum rule: [{votes}] -> class {self.class_names[self.prediction]} "
             f"(probabilities = sums / {len(self.trees)} trees)"
@@ -164,7 +162,6 @@ class UFFT(BaseTree):
     _cut_policy = "analytic"
     # BaseTree's parameters that UFFT fixes (002: information gain, numeric attributes only)
     criterion = "info_gain"
-    nominal_features = ()
     n_split_points = 1
     min_branch_fraction = 0.01
     nb_threshold = 0
@@ -188,6 +185,7 @@ class UFFT(BaseTree):
         ddm_warning=2.0,
         ddm_drift=3.0,
         leaf_prediction="nb",
+        nominal_features=(),
         max_depth=None,
         memory_limit_mb=256.0,
         feature_names=None,
@@ -199,6 +197,7 @@ class UFFT(BaseTree):
         self.delta = delta
         self.tau = tau
         self.leaf_prediction = leaf_prediction
+        self.nominal_features = nominal_features
         self.max_depth = max_depth
         self.memory_limit_mb = memory_limit_mb
         self.feature_names = feature_names
@@ -258,9 +257,7 @@ class UFFT(BaseTree):
             per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
             p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
         q = self._p
-        F = fo.allocate_forest(
-            self._state.kind.shape[0], self.n_features_in_, K, q.buffer_size
-        )
+        F = fo.allocate_forest(self._state.kind.shape[0], self.n_features_in_, K, q.buffer_size)
         F.fparams[fo.FP_DRIFT] = 1.0 if q.drift_detection else 0.0
         F.fparams[fo.FP_DDM_MIN] = q.ddm_min_instances
         F.fparams[fo.FP_WARN] = q.ddm_warning
@@ -282,8 +279,18 @@ class UFFT(BaseTree):
         while True:
             path = np.empty(self._state.kind.shape[0] + 1, np.int64)
             start = fo.run_forest(
-                self._state, self._config, self._forest, X, y, start, learn, pred, proba,
-                leaves, every, path,
+                self._state,
+                self._config,
+                self._forest,
+                X,
+                y,
+                start,
+                learn,
+                pred,
+                proba,
+                leaves,
+                every,
+                path,
             )
             if start >= n:
                 return
@@ -396,9 +403,7 @@ class UFFT(BaseTree):
 
         path = np.full(self._state.kind.shape[0] + 1, -1, np.int64)
         leaf, length = fo.forest_path(self._state, self._forest, X, 0, tree, path)
-        return SimpleNamespace(
-            path=[{"node": int(u)} for u in path[: length - 1]], leaf=int(leaf)
-        )
+        return SimpleNamespace(path=[{"node": int(u)} for u in path[: length - 1]], leaf=int(leaf))
 
     def to_dot(self, tree: int = 0, ddm_levels: bool = True, **kwargs) -> str:
         """Graphviz DOT of pairwise tree ``tree``; inner nodes show their DDM levels."""
@@ -486,9 +491,7 @@ class UFFT(BaseTree):
         one = self._forest._replace(pairs=self._forest.pairs[r : r + 1].copy())
         T1 = self._state._replace(roots=self._state.roots[r : r + 1].copy())
         path = np.empty(T1.kind.shape[0] + 1, np.int64)
-        fo.run_forest(
-            T1, self._config, one, X, _NO_INT, 0, False, _NO_INT, votes, _NO_INT, 1, path
-        )
+        fo.run_forest(T1, self._config, one, X, _NO_INT, 0, False, _NO_INT, votes, _NO_INT, 1, path)
         a, b = (int(v) for v in self._forest.pairs[r])
         return np.array([votes[0, a], votes[0, b]])
 
