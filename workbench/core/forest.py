@@ -40,7 +40,7 @@ from numba import njit
 
 from .criteria import impurity_row, split_merit
 from .memory import MEM_COUNT, mem_position, mem_push
-from .params import P_CRITERION, P_GRACE, P_LEAF_PRED, P_MAX_NODES, P_MIN_BRANCH_FRAC
+from .params import LEAF_NB, P_CRITERION, P_GRACE, P_LEAF_PRED, P_MAX_NODES, P_MIN_BRANCH_FRAC
 from .split import (
     NO_SPLIT_BOUND,
     SPLIT_MARGIN,
@@ -108,6 +108,8 @@ class ForestState(NamedTuple):
     pairs: np.ndarray  # [R, 2] int64 class pair of each tree
     counters: np.ndarray  # [N_FCOUNTERS] int64
     fparams: np.ndarray  # [N_FPARAMS] float64
+    depth_drifts: np.ndarray  # [64] int64: drifts by depth of the pruned node (the last row
+    # counts depths >= 63)
 
 
 def class_pairs(n_classes: int) -> np.ndarray:
@@ -132,6 +134,7 @@ def allocate_forest(node_capacity: int, n_features: int, n_classes: int, buffer_
         pairs=class_pairs(n_classes),
         counters=np.array([0, 0, 0, 0, -1, -1, -1, 0], np.int64)[:N_FCOUNTERS],
         fparams=np.zeros(N_FPARAMS),
+        depth_drifts=np.zeros(64, np.int64),
     )
 
 
@@ -166,15 +169,16 @@ def route_forest(
     X,
     i,
     path,
+    off,
 ):
     """Leaf of row i from ``node``: numeric tests as in :mod:`workbench.core.routing` (a missing
     value takes the heavier branch) and functional nodes (``NB_FUNCTIONAL``: branch = the local
     class the node's naive Bayes predicts).  With a ``path`` the nodes visited are written into
-    it, root first; returns (leaf, number of nodes on the path)."""
+    it from ``path[off]`` on, root first; returns (leaf, number of nodes on the path)."""
     depth = 0
     while kind[node] > 0:
         if path is not None:
-            path[depth] = node
+            path[off + depth] = node
         depth += 1
         if kind[node] == NB_FUNCTIONAL:
             b = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
@@ -193,7 +197,7 @@ def route_forest(
                 b = 0 if xj <= threshold[node] else 1
         node = children[node, b]
     if path is not None:
-        path[depth] = node
+        path[off + depth] = node
     release(
         kind.shape[0]
         + feature.shape[0]
@@ -224,14 +228,20 @@ def reset_node(F, node):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def refill_leaf(T, C, F, node, root, r, since):
-    """Make ``node`` (a leaf of tree r) start from the short-term memory: empty counts and
-    statistics, then every remembered row of tree r's pair with time stamp ``>= since`` that the
-    tree routes to it.  Returns how many rows it learned."""
-    for k in range(2):
-        T.class_counts[node, k] = 0.0
-    release_slot(T, node)
-    reset_node(F, node)
+def refill_leaf(T, C, F, node, other, root, r, since):
+    """Make ``node`` (a leaf of tree r; and ``other`` too unless it is -1: the two new leaves of
+    a split) start from the short-term memory: empty counts and statistics, then every
+    remembered row of tree r's pair with time stamp ``>= since`` that the tree routes to it.
+    Returns how many rows they learned."""
+    for u in (node, other):
+        if u < 0:
+            continue
+        for k in range(2):
+            T.class_counts[u, k] = 0.0
+        release_slot(T, u)
+        reset_node(F, u)
+        T.mc_correct[u] = 0.0
+        T.nb_correct[u] = 0.0
     a = F.pairs[r, 0]
     b = F.pairs[r, 1]
     cap = F.mem_y.shape[0]
@@ -261,12 +271,13 @@ def refill_leaf(T, C, F, node, root, r, since):
             F.mem_X,
             pos,
             None,
+            0,
         )
-        if leaf != node:
+        if leaf != node and leaf != other:
             continue
-        T.class_counts[node, lc] += 1.0
-        if T.stats_slot[node] < 0:
-            T.stats_slot[node] = alloc_slot(T)
+        T.class_counts[leaf, lc] += 1.0
+        if T.stats_slot[leaf] < 0:
+            T.stats_slot[leaf] = alloc_slot(T)
         observe(
             C.nom_index,
             T.nom,
@@ -276,15 +287,15 @@ def refill_leaf(T, C, F, node, root, r, since):
             T.g_m2,
             T.g_min,
             T.g_max,
-            T.stats_slot[node],
+            T.stats_slot[leaf],
             F.mem_X,
             pos,
             lc,
         )
         learned += 1
-    T.last_eval[node] = learned
-    T.mc_correct[node] = 0.0
-    T.nb_correct[node] = 0.0
+    for u in (node, other):
+        if u >= 0:
+            T.last_eval[u] = T.class_counts[u, 0] + T.class_counts[u, 1]
     return learned
 
 
@@ -293,8 +304,9 @@ def prune_node(T, C, F, node, root, r, since):
     """Drift at inner node ``node`` of tree r: its subtree is pruned, the node becomes a leaf
     whose counts and statistics are rebuilt from the rows remembered since ``since`` (the
     warning's start).  Returns the rows it learned."""
+    F.depth_drifts[min(T.depth[node], F.depth_drifts.shape[0] - 1)] += 1
     kill_subtree(T, node, False)
-    learned = refill_leaf(T, C, F, node, root, r, since)
+    learned = refill_leaf(T, C, F, node, -1, root, r, since)
     F.counters[F_LAST_NODE] = node
     F.counters[F_LAST_TREE] = r
     F.counters[F_LAST_T] = F.counters[F_T]
@@ -322,8 +334,7 @@ def nb_table_gain(T, C, F, leaf, post):
 @njit(cache=True, no_cpython_wrapper=True)
 def split_children_from_memory(T, C, F, node, root, r):
     """Initialise the two new leaves of ``node`` from the short-term memory (002)."""
-    for b in range(2):
-        refill_leaf(T, C, F, T.children[node, b], root, r, -1)
+    refill_leaf(T, C, F, T.children[node, 0], T.children[node, 1], root, r, -1)
     reset_node(F, node)
 
 
@@ -442,6 +453,13 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     want_pred = pred.shape[0] > 0
     want_proba = proba.shape[0] > 0
     want_leaves = leaves.shape[0] > 0
+    predicting = want_pred or want_proba
+    # what the prediction found in each tree, reused when the row is learned: the path
+    # (``paths[r * stride:]``), its length, and the leaf's naive-Bayes class
+    stride = n_cap + 1
+    paths = np.empty(R * stride if predicting and learn else 0, np.int64)
+    len_of = np.empty(R, np.int64)
+    nb_of = np.empty(R, np.int64)
     countdown = every - start % every
     for i in range(start, n):
         # ---- room: a split in every tree needs two rows and two statistics slots
@@ -451,26 +469,46 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
         ):
             return i
         # ---- predict: every tree, local probabilities summed into the K classes
-        if want_pred or want_proba:
+        if predicting:
             for k in range(K):
                 acc[k] = 0.0
             for r in range(R):
-                leaf, _n = route_forest(
-                    kind,
-                    feature,
-                    threshold,
-                    children,
-                    class_counts,
-                    stats_slot,
-                    g_w,
-                    g_mean,
-                    g_m2,
-                    roots[r],
-                    X,
-                    i,
-                    None,
-                )
-                leaf_predict(
+                if learn:
+                    leaf, length = route_forest(
+                        kind,
+                        feature,
+                        threshold,
+                        children,
+                        class_counts,
+                        stats_slot,
+                        g_w,
+                        g_mean,
+                        g_m2,
+                        roots[r],
+                        X,
+                        i,
+                        paths,
+                        r * stride,
+                    )
+                    len_of[r] = length
+                else:
+                    leaf, _n = route_forest(
+                        kind,
+                        feature,
+                        threshold,
+                        children,
+                        class_counts,
+                        stats_slot,
+                        g_w,
+                        g_mean,
+                        g_m2,
+                        roots[r],
+                        X,
+                        i,
+                        None,
+                        0,
+                    )
+                _p, _mc, nb_of[r] = leaf_predict(
                     class_counts,
                     stats_slot,
                     mc_correct,
@@ -518,26 +556,35 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
             else:
                 continue
             root = roots[r]
-            leaf, length = route_forest(
-                kind,
-                feature,
-                threshold,
-                children,
-                class_counts,
-                stats_slot,
-                g_w,
-                g_mean,
-                g_m2,
-                root,
-                X,
-                i,
-                path,
-            )
+            if predicting:  # the path the prediction took
+                length = len_of[r]
+                for u in range(length):
+                    path[u] = paths[r * stride + u]
+                leaf = path[length - 1]
+            else:
+                leaf, length = route_forest(
+                    kind,
+                    feature,
+                    threshold,
+                    children,
+                    class_counts,
+                    stats_slot,
+                    g_w,
+                    g_mean,
+                    g_m2,
+                    root,
+                    X,
+                    i,
+                    path,
+                    0,
+                )
             # ---- drift at inner nodes: prune the top-most drifting node's subtree
             if drift_on:
                 hit = ddm_along_path(
                     path,
                     length,
+                    kind,
+                    children,
                     class_counts,
                     stats_slot,
                     g_w,
@@ -577,7 +624,10 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                 lc,
             )
             if nb_on[leaf] == 1:
-                q = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i)
+                if predicting and mode == LEAF_NB:  # the prediction's naive Bayes, again
+                    q = nb_of[r]
+                else:
+                    q = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i)
                 nb_tab[leaf, q, lc] += 1.0
             class_counts[leaf, lc] += 1.0
             if active[leaf] == 1:
@@ -624,6 +674,7 @@ def forest_path(T, F, X, i, r, path):
         X,
         i,
         path,
+        0,
     )
 
 

@@ -55,7 +55,7 @@ from .params import LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL
 from .routing import route
 from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
                     reevaluate, split_decision)
-from .state import M_N_LEAVES
+from .state import M_N_LEAVES, NB_FUNCTIONAL
 
 
 def inline(fn):
@@ -390,7 +390,13 @@ def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
             ck = class_counts[node, k]
             logv = -np.inf
             if ck > 0.0:
-                logv = math.log(ck / total)
+                # as leaf_predict: a sum of squared z-scores and a product of 1/variance
+                # (renormalised into lpiv), so one logarithm per class
+                quad = 0.0
+                piv = 1.0
+                lpiv = 0.0
+                n_gauss = 0
+                dead = False
                 if s >= 0:
                     for j in range(X.shape[1]):
                         xj = X[i, j]
@@ -400,14 +406,23 @@ def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
                         m2 = g_m2[s, j, k]
                         diff = xj - g_mean[s, j, k]
                         if w <= 0.0:
-                            logv = -np.inf
+                            dead = True
                             break
                         if w > 1.0 and m2 > 0.0:
-                            var = m2 / (w - 1.0)
-                            logv -= LOG_SQRT_2PI + 0.5 * math.log(var) + 0.5 * diff * diff / var
+                            inv_var = (w - 1.0) / m2
+                            quad += diff * diff * inv_var
+                            piv *= inv_var
+                            if piv > 1e50 or piv < 1e-50:
+                                lpiv += math.log(piv)
+                                piv = 1.0
+                            n_gauss += 1
                         elif diff != 0.0:
-                            logv = -np.inf
+                            dead = True
                             break
+                if not dead:
+                    r = ck / total
+                    logv = 0.5 * math.log(r * r * piv) + 0.5 * lpiv \
+                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
             if logv > top:
                 top = logv
                 best = k
@@ -419,8 +434,8 @@ def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
 
 
 @inline
-def ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, ddm, warn_t, X,
-                   i, c, t, ddm_min, warn_level, drift_level, counters):
+def ddm_along_path(path, length, kind, children, class_counts, stats_slot, g_w, g_mean, g_m2, ddm,
+                   warn_t, X, i, c, t, ddm_min, warn_level, drift_level, counters):
     """UFFT's drift step: the naive Bayes of every inner node on row i's path (root first)
     predicts it before learning it, and the node's DDM (``ddm[node] = [n, errors, p_min,
     s_min]``, MOA's strict comparisons) takes the 0/1 error:
@@ -428,18 +443,22 @@ def ddm_along_path(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, dd
     warning when ``p + s > p_min + warn_level s_min``, drift when ``p + s > p_min + drift_level
     s_min`` (002: 2 and 3), from ``ddm_min`` errors on.  ``warn_t[node]`` holds the time ``t`` the
     current warning began (-1: none; a fall back below the warning level clears it).  Returns
-    the first (top-most) node that signals a drift, or -1."""
+    the first (top-most) node that signals a drift, or -1.  (At a functional node the naive
+    Bayes' class is the branch the row took: ``kind == NB_FUNCTIONAL``, no second evaluation.)"""
     hit = -1
     for u in range(length - 1):
         node = path[u]
-        p_nb = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
+        if kind[node] == NB_FUNCTIONAL:
+            p_nb = 0 if path[u + 1] == children[node, 0] else 1
+        else:
+            p_nb = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
         if ddm_node_step(ddm, warn_t, node, 1.0 if p_nb != c else 0.0, t, ddm_min, warn_level,
                          drift_level, counters):
             hit = node
             break
-    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] +
-            g_mean.shape[0] + g_m2.shape[0] + ddm.shape[0] + warn_t.shape[0] + X.shape[0] +
-            counters.shape[0])
+    release(path.shape[0] + kind.shape[0] + children.shape[0] + class_counts.shape[0] +
+            stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            ddm.shape[0] + warn_t.shape[0] + X.shape[0] + counters.shape[0])
     return hit
 
 

@@ -11,6 +11,8 @@ reproduction.
 ``paper000``   De Rosa & Cesa-Bianchi, *Confidence Decision Trees via Online and Active
                Learning*: impurities, Theorems 1-5 by Monte Carlo, eq. (7) and (10),
                Figures 3, 4 and 5 (C-Tree, H-Tree, CorrH-Tree, the ACTIVE strategies).
+``paper002``   Gama, Medas & Rocha, *Ultra Fast Forest Trees*: the analytical split, DDM at
+               inner nodes, the stationary and drifting experiments (Tables 1 and 2).
 =============  =====================================================================
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000",)
+_SUBMODULES = ("paper000", "paper002")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -359,6 +359,12 @@ class UFFT(BaseTree):
             "seen": int(c[F_T]),
         }
 
+    def drifts_by_depth(self) -> np.ndarray:
+        """Drifts signalled (subtrees pruned) by the depth of the node that signalled them."""
+        d = self._forest.depth_drifts
+        nz = np.flatnonzero(d)
+        return d[: (nz[-1] + 1 if nz.size else 0)].copy()
+
     def summary(self) -> dict:
         out = super().summary()
         out.update(self.drift_counts())
