@@ -61,9 +61,10 @@ class ForestExplanation:
                 f"leaf {tr['leaf']}, P = [{tr['proba'][0]:.3f}, {tr['proba'][1]:.3f}]"
             )
             for step in tr["path"]:
+                own = "" if step["functional"] else f"; naive Bayes says {step['nb_says']}"
                 lines.append(
                     f"  node {step['node']} (depth {step['depth']}): {step['test']} -> "
-                    f"{step['outcome']}; naive Bayes says {step['nb_says']}, {step['ddm']}"
+                    f"{step['outcome']}{own}; {step['ddm']}"
                 )
             lines.append(f"  leaf: {tr['reason']}")
         votes = ", ".join(f"{self.class_names[k]}: {v:.3f}" for k, v in enumerate(self.votes))
@@ -472,6 +473,7 @@ class UFFT(BaseTree):
                         "outcome": self.describe_test(u, br, tree=r),
                         "branch": br,
                         "nb_says": self.class_names_[(a, b)[nbc]],
+                        "functional": int(T.kind[u]) == st.NB_FUNCTIONAL,
                         "ddm": self.node_ddm(u),
                         "ddm_state": F.ddm[u].copy(),
                     }

@@ -29,7 +29,7 @@ from .analytic_split import (
     plot_split,
     split_widget,
 )
-from .claims import claims_table, stepper_demo
+from .claims import claims_table, full_run, stepper_demo
 from .experiments import (
     electricity_windows,
     plot_stationary,
@@ -65,6 +65,7 @@ __all__ = [
     "plot_split",
     "split_widget",
     "claims_table",
+    "full_run",
     "stepper_demo",
     "electricity_windows",
     "plot_stationary",

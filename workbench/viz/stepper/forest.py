@@ -42,13 +42,15 @@ class ForestStepper:
         c = self.model.drift_counts()
         if c["drifts"] > before:
             after = self.model.drifts_by_depth()
-            grew = np.flatnonzero(after - np.resize(depth_before, after.shape) > 0)
+            prior = np.zeros(after.shape, np.int64)
+            prior[: len(depth_before)] = depth_before
+            grew = np.flatnonzero(after > prior)
             self.events.append(
                 {
                     "t": c["last_prune_t"],
                     "tree": c["last_prune_tree"],
                     "node": c["last_prune_node"],
-                    "depth": int(grew[0]) if grew.size else -1,
+                    "depth": int(grew[-1]) if grew.size else -1,
                     "drifts in this step": c["drifts"] - before,
                 }
             )
