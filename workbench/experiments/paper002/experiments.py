@@ -82,6 +82,10 @@ def plot_stationary(df: pd.DataFrame, column: str = "test error"):
             g = sub[sub.learner == name]
             ax.plot(g["train rows"], g[column], marker="o", color=COLOR.get(name), label=name)
         ax.set_xscale("log")
+        sizes_ = sorted(set(sub["train rows"]))
+        ax.set_xticks(sizes_)
+        ax.set_xticklabels([f"{v / 1000:g}k" for v in sizes_])
+        ax.xaxis.set_minor_locator(plt.NullLocator())
         if column == "train seconds":
             ax.set_yscale("log")
         ax.set_title(problem)
