@@ -269,3 +269,18 @@ def test_node_naive_bayes_agrees_with_the_leaf_predictor():
         calls = np.array([node_nb_class(T, model.roots[r], X, i) for i in range(2000, 2300)])
         assert np.array_equal(calls, np.argmax(local, axis=1))
         assert len(set(calls.tolist())) == 2  # both classes of the pair are called
+
+
+def test_forest_stepper_reports_prunes():
+    from workbench.viz.stepper.forest import ForestStepper
+
+    X, y = _flip_stream(4000, 4000, seed=5)
+    stepper = ForestStepper(learners.UFFT(2, 2, grace_period=100), X, y)
+    stepper.step(4000)
+    assert "DDM p+s=" in stepper.dot()  # inner nodes show their detector's levels
+    before = len(stepper.events)
+    stepper.to_next_prune()
+    assert len(stepper.events) == before + 1
+    event = stepper.events[-1]
+    assert 4000 <= event["t"] < stepper.t and event["depth"] >= 0
+    assert "prunes so far" in stepper.text() and "digraph" in stepper.dot()
