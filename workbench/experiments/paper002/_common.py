@@ -43,13 +43,13 @@ class Sizes:
 FAST = Sizes(
     gain_n=4000,
     gain_seeds=3,
-    alarm_n=30_000,
+    alarm_n=20_000,
     alarm_seeds=2,
-    train_sizes=(2_000, 10_000, 30_000),
-    test_n=10_000,
-    sea_n=40_000,
+    train_sizes=(2_000, 8_000, 20_000),
+    test_n=5_000,
+    sea_n=30_000,
     sea_runs=3,
-    elec_window_step_days=60,
+    elec_window_step_days=120,
 )
 FULL = Sizes(
     gain_n=20_000,
