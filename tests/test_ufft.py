@@ -277,7 +277,7 @@ def test_forest_stepper_reports_prunes():
     X, y = _flip_stream(4000, 4000, seed=5)
     stepper = ForestStepper(learners.UFFT(2, 2, grace_period=100), X, y)
     stepper.step(4000)
-    assert "DDM p+s=" in stepper.dot()  # inner nodes show their detector's levels
+    assert "DDM NB error p=" in stepper.dot()  # inner nodes show their detector's levels
     before = len(stepper.events)
     stepper.to_next_prune()
     assert len(stepper.events) == before + 1

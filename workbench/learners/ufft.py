@@ -89,7 +89,8 @@ def ddm_text(ddm_row, warn_t, warn_level=2.0, drift_level=3.0, min_n=30) -> str:
         return f"DDM: p={p:.3f} after {n:g} (levels from {min_n} on)"
     state = "warning since t=%d" % warn_t if warn_t >= 0 else "in control"
     return (
-        f"DDM: p+s={p + s:.4f}, warning at {p_min + warn_level * s_min:.4f}, "
+        f"DDM: NB error p={p:.4f} over {n:g}, p+s={p + s:.4f}, "
+        f"warning at {p_min + warn_level * s_min:.4f}, "
         f"drift at {p_min + drift_level * s_min:.4f} ({state})"
     )
 
