@@ -186,14 +186,9 @@ def split_widget():
     import matplotlib.pyplot as plt
 
     def show(m1, s1, m2, s2, p1):
-        fig, r = plot_split(m1, s1, m2, s2, p1)
+        plot_split(m1, s1, m2, s2, p1)
         plt.show()
-        left = ", ".join(f"{v:.1f}" for v in r["table_left"])
-        right = ", ".join(f"{v:.1f}" for v in r["table_right"])
-        print(
-            f"roots {r['root1']:.4f}, {r['root2']:.4f}; table from the CDFs: "
-            f"left [{left}], right [{right}]"
-        )
+        return None
 
     return w.interactive(
         show,
