@@ -14,7 +14,15 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from workbench import evaluate, streams
-from workbench.learners import BOCT, EFDT, CorrHTree, CTree, FrugalHoeffdingTree, HoeffdingTree
+from workbench.learners import (
+    BOCT,
+    EFDT,
+    UFFT,
+    CorrHTree,
+    CTree,
+    FrugalHoeffdingTree,
+    HoeffdingTree,
+)
 
 # the Frugal tree with NB leaves: with the thesis's Laplace (majority-class) leaves the one-leaf
 # tree of 300 rows fails check_classifiers_train as HoeffdingTree(leaf_prediction="laplace") does
@@ -25,6 +33,7 @@ LEARNERS = [
     EFDT(),
     FrugalHoeffdingTree(leaf_prediction="nba"),
     BOCT(),
+    UFFT(),
 ]
 
 #: checks a streaming learner legitimately fails, with the reason (none so far)

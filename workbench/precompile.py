@@ -114,7 +114,24 @@ def boct() -> None:
     evaluate.toy_runs("mbinomial", n_runs=1, n_labels=5)
 
 
-GROUPS = {"trees": trees, "montecarlo": montecarlo, "boct": boct}
+def forest() -> None:
+    """UFFT's forest kernel (paper 002): learning, test-then-train, prediction, explanation."""
+    from . import evaluate, learners, streams
+    from .core.forest import node_ddm_run
+
+    X, y = streams.waveform(600, seed=1)
+    model = learners.UFFT(n_classes=3, grace_period=50)
+    evaluate.prequential(model, X, y)
+    model.partial_fit(X[:100], y[:100])
+    model.predict(X[:10])
+    model.predict_proba(X[:10])
+    model.explain_one(X[0])
+    model.to_dot(0)
+    model.apply(X[:2])
+    node_ddm_run(np.zeros(50), 30, 2.0, 3.0)
+
+
+GROUPS = {"trees": trees, "montecarlo": montecarlo, "boct": boct, "forest": forest}
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .state import LEAF, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
+from .state import LEAF, NB_FUNCTIONAL, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
 _PALETTE = [
     "#8dd3c7",
@@ -58,9 +58,11 @@ def _value_name(category_names, feature: int, code: int) -> str:
 
 def node_test(T, node: int, names, category_names=None) -> str:
     """The test of an inner node, as drawn inside it."""
+    kind = int(T.kind[node])
+    if kind == NB_FUNCTIONAL:
+        return "naive Bayes"
     f = int(T.feature[node])
     name = names[f]
-    kind = int(T.kind[node])
     if kind == NUMERIC:
         return f"{name} ≤ {T.threshold[node]:.4g}"
     if kind == NOMINAL_BINARY:
@@ -72,6 +74,8 @@ def edge_label(T, node: int, branch: int, category_names=None) -> str:
     """The outcome of ``node``'s test that leads into its child ``branch``."""
     kind = int(T.kind[node])
     f = int(T.feature[node])
+    if kind == NB_FUNCTIONAL:  # UFFT's functional node: the class its naive Bayes predicts
+        return f"NB → {('first', 'second')[branch]}"
     if kind == NUMERIC:
         thr = f"{T.threshold[node]:.4g}"
         return f"≤ {thr}" if branch == 0 else f"> {thr}"
@@ -148,6 +152,7 @@ def tree_to_dot(
     category_names=None,
     node_counts=None,
     rankdir="TB",
+    node_notes=None,
 ) -> str:
     """DOT source for ``model`` (any learner built on the engine).
 
@@ -164,11 +169,13 @@ def tree_to_dot(
                 Without it an inner node shows its own weight: the weight it had when it
                 split (``n=... at split``) if it stopped counting then, as VFDT's inner nodes do.
     title:      a caption above the tree.
+    node_notes: ``{node: text}``, a line added to those inner nodes' labels (UFFT: the DDM
+                levels of each node's naive Bayes).
     """
     T = model.tree
     names = list(feature_names) if feature_names is not None else list(model.feature_names_)
     classes = list(class_names) if class_names is not None else list(model.class_names_)
-    tested = T.feature[T.kind > 0]
+    tested = T.feature[(T.kind > 0) & (T.kind != NB_FUNCTIONAL)]
     if tested.size and int(tested.max()) >= len(names):
         raise ValueError(
             f"feature_names has {len(names)} names; the tree tests feature {int(tested.max())}"
@@ -267,6 +274,8 @@ def tree_to_dot(
             f"{_esc(node_test(T, node, names, category_names))}\\n"
             f"{_inner_n(T, node, n, node_counts)}"
         )
+        if node_notes and node in node_notes:
+            label += f"\\n{_esc(node_notes[node])}"
         if just_split:
             label += f"\\nsplit at t={int(T.t_split[node]):,}"
             attrs.append(f'fillcolor="{RECENT_FILL}", peripheries=2')

@@ -93,7 +93,14 @@ MERIT_ESTIMATES = {"current": MERITS_CURRENT, "moa": MERITS_MOA}
 CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
 CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)
 CUTS_EXHAUSTIVE = 2  # every midpoint between consecutive distinct labelled values (001, BOCT)
-CUT_POLICIES = {"gaussian": CUTS_GAUSSIAN, "fixed": CUTS_FIXED, "exhaustive": CUTS_EXHAUSTIVE}
+CUTS_ANALYTIC = 3  # UFFT (002): one cut, the root of the quadratic discriminant of the two
+# heaviest classes' Gaussians (workbench.core.analytic), merit from normal-CDF counts
+CUT_POLICIES = {
+    "gaussian": CUTS_GAUSSIAN,
+    "fixed": CUTS_FIXED,
+    "exhaustive": CUTS_EXHAUSTIVE,
+    "analytic": CUTS_ANALYTIC,
+}
 
 BOUND_HOEFFDING = 0  # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
 BOUND_MCDIARMID = 1  # eps = C(K, n) sqrt(ln(1/delta) / (2 n))              000 eq. (2)

@@ -31,6 +31,7 @@ from ..bounds import (
     hoeffding_nb,
     mcdiarmid_entropy_nb,
 )
+from .analytic import normal_table, slot_cut
 from .criteria import impurity_row, merit_range, split_merit
 from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
 from .params import (
@@ -39,6 +40,7 @@ from .params import (
     BOUND_MCDIARMID,
     CRIT_ENTROPY_HALF,
     CRIT_KM,
+    CUTS_ANALYTIC,
     CUTS_FIXED,
     MERITS_MOA,
     P_BINARY_NOMINAL,
@@ -164,9 +166,11 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     """Best cut point of numeric feature j at a leaf: (merit, cut).
 
     Cut-point policy ``P_CUTS``: MOA's ``n_split_points`` equal steps strictly inside the
-    observed (min, max) (``CUTS_GAUSSIAN``), or only the caller's candidates ``C.cuts[j]``
-    (``CUTS_FIXED``, NaN-padded; 001's predefined tests).  Candidates outside the observed range
-    are skipped under both: they would send every instance down one branch."""
+    observed (min, max) (``CUTS_GAUSSIAN``), only the caller's candidates ``C.cuts[j]``
+    (``CUTS_FIXED``, NaN-padded; 001's predefined tests), or UFFT's one quadratic-discriminant
+    root scored from the normal CDFs (``CUTS_ANALYTIC``, :mod:`workbench.core.analytic`).
+    Candidates outside the observed range are skipped under all three: they would send every
+    instance down one branch."""
     s = T.stats_slot[node]
     # the observer's arrays taken once, and nothing in the loop over cut points calls a function
     # that takes an array: each such call costs numba atomic reference counts on every array
@@ -176,11 +180,17 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     best_cut = np.nan
     if not lo < hi:
         return best, best_cut
+    crit = int(C.params[P_CRITERION])
+    frac = C.params[P_MIN_BRANCH_FRAC]
+    if C.params[P_CUTS] == CUTS_ANALYTIC:  # UFFT: one cut, scored from the normal CDFs
+        cut = slot_cut(g_w, g_mean, g_m2, s, j)
+        if not (lo < cut < hi):
+            return best, best_cut
+        normal_table(g_w, g_mean, g_m2, s, j, cut, post)
+        return split_merit(pre_total, pre_imp, post, 2, crit, frac), cut
     fixed = C.params[P_CUTS] == CUTS_FIXED
     n_points = C.cuts.shape[1] if fixed else int(C.params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
-    crit = int(C.params[P_CRITERION])
-    frac = C.params[P_MIN_BRANCH_FRAC]
     for i in range(n_points):
         cut = C.cuts[j, i] if fixed else lo + step * (i + 1.0)
         if not (lo < cut < hi):  # (NaN padding fails this too)

@@ -55,6 +55,8 @@ LEAF = 0
 NUMERIC = 1
 NOMINAL_MULTI = 2
 NOMINAL_BINARY = 3
+NB_FUNCTIONAL = 4  # UFFT (002): branch = the class the node's naive Bayes predicts (0 or 1);
+# only UFFT's forest kernel (workbench.core.forest) routes through it
 FREE = -1
 
 # meta counters

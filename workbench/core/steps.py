@@ -57,7 +57,7 @@ from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
 from .routing import route
 from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
                     reevaluate, split_decision)
-from .state import M_N_LEAVES
+from .state import M_N_LEAVES, NB_FUNCTIONAL
 
 
 def inline(fn):
@@ -414,3 +414,140 @@ def sample_leaves(meta, leaves, countdown, every, i):
         leaves[(i + 1) // every - 1] = meta[M_N_LEAVES]
     release(meta.shape[0] + leaves.shape[0])
     return countdown
+
+
+# ---- UFFT (002): naive Bayes and DDM at inner nodes; the forest kernel
+# (workbench.core.forest) calls these, run_stream does not.
+
+@inline
+def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
+    """Naive Bayes' class for row i at ``node`` from its own counts and Gaussian statistics,
+    numeric features only: the same rule as :func:`leaf_predict`'s NB (missing values left out,
+    a Gaussian with no spread is a point mass, ties to the lowest class, MC when every class
+    gets 0), written without the probabilities for the forest's per-node uses (UFFT's drift
+    detectors, its functional nodes and their scoring)."""
+    K = class_counts.shape[1]
+    total = 0.0
+    mc = 0
+    for k in range(K):
+        total += class_counts[node, k]
+        if class_counts[node, k] > class_counts[node, mc]:
+            mc = k
+    s = stats_slot[node]
+    best = mc
+    if total > 0.0:
+        top = -np.inf
+        for k in range(K):
+            ck = class_counts[node, k]
+            logv = -np.inf
+            if ck > 0.0:
+                # as leaf_predict: a sum of squared z-scores and a product of 1/variance
+                # (renormalised into lpiv), so one logarithm per class
+                quad = 0.0
+                piv = 1.0
+                lpiv = 0.0
+                n_gauss = 0
+                dead = False
+                if s >= 0:
+                    for j in range(X.shape[1]):
+                        xj = X[i, j]
+                        if math.isnan(xj):
+                            continue
+                        w = g_w[s, j, k]
+                        m2 = g_m2[s, j, k]
+                        diff = xj - g_mean[s, j, k]
+                        if w <= 0.0:
+                            dead = True
+                            break
+                        if w > 1.0 and m2 > 0.0:
+                            inv_var = (w - 1.0) / m2
+                            quad += diff * diff * inv_var
+                            piv *= inv_var
+                            if piv > 1e50 or piv < 1e-50:
+                                lpiv += math.log(piv)
+                                piv = 1.0
+                            n_gauss += 1
+                        elif diff != 0.0:
+                            dead = True
+                            break
+                if not dead:
+                    r = ck / total
+                    logv = 0.5 * math.log(r * r * piv) + 0.5 * lpiv \
+                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+            if logv > top:
+                top = logv
+                best = k
+        if top == -np.inf:
+            best = mc
+    release(class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            g_m2.shape[0] + X.shape[0])
+    return best
+
+
+@inline
+def ddm_along_path(path, length, kind, children, class_counts, stats_slot, g_w, g_mean, g_m2, ddm,
+                   warn_t, X, i, c, t, ddm_min, warn_level, drift_level, counters):
+    """UFFT's drift step: the naive Bayes of every inner node on row i's path (root first)
+    predicts it before learning it, and the node's DDM (``ddm[node] = [n, errors, p_min,
+    s_min]``, MOA's strict comparisons) takes the 0/1 error:
+
+    warning when ``p + s > p_min + warn_level s_min``, drift when ``p + s > p_min + drift_level
+    s_min`` (002: 2 and 3), from ``ddm_min`` errors on.  ``warn_t[node]`` holds the time ``t`` the
+    current warning began (-1: none; a fall back below the warning level clears it).  Returns
+    the first (top-most) node that signals a drift, or -1.  (At a functional node the naive
+    Bayes' class is the branch the row took: ``kind == NB_FUNCTIONAL``, no second evaluation.)"""
+    hit = -1
+    for u in range(length - 1):
+        node = path[u]
+        if kind[node] == NB_FUNCTIONAL:
+            p_nb = 0 if path[u + 1] == children[node, 0] else 1
+        else:
+            p_nb = nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
+        if ddm_node_step(ddm, warn_t, node, 1.0 if p_nb != c else 0.0, t, ddm_min, warn_level,
+                         drift_level, counters):
+            hit = node
+            break
+    release(path.shape[0] + kind.shape[0] + children.shape[0] + class_counts.shape[0] +
+            stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            ddm.shape[0] + warn_t.shape[0] + X.shape[0] + counters.shape[0])
+    return hit
+
+
+@inline
+def ddm_node_step(ddm, warn_t, node, err, t, ddm_min, warn_level, drift_level, counters):
+    """One DDM update of ``node``'s detector with error ``err`` at time t; True on a drift.
+    (:class:`workbench.drift.DDM` with ``strict=True`` at levels 2 and 3, one row of an array.)"""
+    drift = False
+    ddm[node, 0] += 1.0
+    ddm[node, 1] += err
+    n = ddm[node, 0]
+    if n >= ddm_min:
+        p = ddm[node, 1] / n
+        sd = math.sqrt(p * (1.0 - p) / n)
+        if p + sd < ddm[node, 2] + ddm[node, 3]:
+            ddm[node, 2] = p
+            ddm[node, 3] = sd
+        x = p + sd
+        if x > ddm[node, 2] + drift_level * ddm[node, 3]:
+            counters[F_DRIFTS] += 1
+            drift = True
+        elif x > ddm[node, 2] + warn_level * ddm[node, 3]:
+            if warn_t[node] < 0:
+                warn_t[node] = t
+                counters[F_WARNINGS] += 1
+        else:
+            warn_t[node] = -1
+    release(ddm.shape[0] + warn_t.shape[0] + counters.shape[0])
+    return drift
+
+
+# slots of UFFT's counters (workbench.core.forest)
+F_WARNINGS = 0     # warnings begun at inner nodes
+F_DRIFTS = 1       # drifts signalled (each prunes a subtree)
+F_NB_SPLITS = 2    # functional (naive-Bayes) nodes made
+F_SPLITS = 3       # attribute splits made
+F_LAST_NODE = 4    # the last pruned node, its tree and when (-1: none yet)
+F_LAST_TREE = 5
+F_LAST_T = 6
+F_T = 7            # instances seen (the time stamps of the short-term memory)
+N_FCOUNTERS = 8

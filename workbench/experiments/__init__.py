@@ -14,12 +14,15 @@ reproduction.
 ``paper001``   Collet & Pietquin, *Bayesian credible intervals for online and active
                learning of classification trees*: eqs. (1)-(4) and (7), the split rule's
                two readings, the toy problem (Figure 5), the pool protocol (Figure 6).
+``paper002``   Gama, Medas & Rocha, *Ultra Fast Forest Trees*: the analytical split, DDM at
+               inner nodes, the stationary and drifting experiments (Tables 1 and 2).
 ``paper003``   Izenov, *Reducing labeling complexity in streaming data mining* (Frugal
                Hoeffding tree): the Weather example, eq. (7), the Frugal rule, Tables
                3-5, Figures 4-15, and the Frugal rule against 000's strategies.
 ``paper004``   Manapragada, Webb & Salehi, *Extremely Fast Decision Tree*: Lemmas
                3.1-3.3 on streams with an exactly known DT*, Figures 1, 14 and 2-13,
                the drift remark, VFDT against EFDT (HATT).
+``tour``       The tour's last section: all seven learners on SEA and Electricity.
 =============  =====================================================================
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000", "paper001", "paper003", "paper004", "tour")
+_SUBMODULES = ("paper000", "paper001", "paper002", "paper003", "paper004", "tour")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -6,6 +6,7 @@ from .ctree import CorrHTree, CTree
 from .efdt import EFDT
 from .frugal import FrugalHoeffdingTree
 from .hoeffding import HoeffdingTree
+from .ufft import UFFT
 
 __all__ = [
     "BaseTree",
@@ -16,4 +17,5 @@ __all__ = [
     "EFDT",
     "FrugalHoeffdingTree",
     "BOCT",
+    "UFFT",
 ]

@@ -5,7 +5,7 @@ NaN is a missing value) and ``y`` (int64 labels ``0..K-1``); with ``return_info=
 :class:`StreamInfo` naming the columns, the classes and the nominal columns.
 
 Generators (each takes a ``seed``): :func:`sea`, :func:`waveform`, :func:`led`, :func:`random_tree`,
-:func:`rand_cbt`.
+:func:`rand_cbt`, :func:`balance`.
 Files: :func:`read_csv`, :func:`read_arff`, :func:`write_arff`.  Arrays: :func:`from_arrays`.
 Files: :func:`read_libsvm` (LIBSVM sparse).
 No download needed: :func:`electricity`, :func:`adult`, :func:`breast_cancer`, :func:`load`.
@@ -23,6 +23,7 @@ Examples
 """
 
 from .arff import read_arff, write_arff
+from .balance import balance
 from .arrays import from_arrays
 from .csvio import read_csv
 from .datasets import DATASETS, adult, breast_cancer, electricity, load
@@ -58,6 +59,7 @@ __all__ = [
     "sea",
     "toy64",
     "Toy64",
+    "balance",
     "waveform",
     "led",
     "random_tree",

@@ -1,0 +1,129 @@
+"""Stepping a UFFT forest (paper 002) through a stream: one pairwise tree drawn at a time, the
+DDM levels of its inner nodes' naive Bayes in their labels, and every prune as it happens.
+
+The single-tree :class:`~workbench.viz.stepper.TreeStepper` explains one tree per instance;
+a forest has K(K-1)/2 trees and drift events, so it gets this small widget of its own::
+
+    from workbench import learners, streams
+    from workbench.viz.stepper.forest import ForestStepper
+    X, y = streams.sea(20_000, seed=1, concepts=(0, 3))
+    ForestStepper(learners.UFFT(n_classes=2, grace_period=100), X, y).widget()
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+
+class ForestStepper:
+    """Steps a UFFT model through (X, y); ``step(k)`` learns the next k rows, ``to_next_prune``
+    learns until a drift prunes a subtree (or the stream ends).  ``events`` lists the prunes:
+    (time, tree, node, depth of the node)."""
+
+    def __init__(self, model, X, y, tree: int = 0):
+        self.model = model
+        self.X = np.asarray(X, np.float64)
+        self.y = np.asarray(y)
+        self.t = 0
+        self.tree = tree
+        self.events: list = []
+        model.prepare(self.X[:1], classes=np.unique(self.y))
+
+    def _learn(self, k: int) -> None:
+        stop = min(self.t + k, len(self.y))
+        before = self.model.drift_counts()["drifts"]
+        depth_before = None
+        if stop > self.t:
+            depth_before = self.model.drifts_by_depth()
+            self.model.partial_fit(self.X[self.t : stop], self.y[self.t : stop])
+        self.t = stop
+        c = self.model.drift_counts()
+        if c["drifts"] > before:
+            after = self.model.drifts_by_depth()
+            prior = np.zeros(after.shape, np.int64)
+            prior[: len(depth_before)] = depth_before
+            grew = np.flatnonzero(after > prior)
+            self.events.append(
+                {
+                    "t": c["last_prune_t"],
+                    "tree": c["last_prune_tree"],
+                    "node": c["last_prune_node"],
+                    "depth": int(grew[-1]) if grew.size else -1,
+                    "drifts in this step": c["drifts"] - before,
+                }
+            )
+
+    def step(self, k: int = 1) -> "ForestStepper":
+        self._learn(k)
+        return self
+
+    def to_next_prune(self, chunk: int = 25) -> "ForestStepper":
+        """Learn in chunks of ``chunk`` rows until a prune happens; a pruned tree becomes the
+        one shown."""
+        n0 = len(self.events)
+        while self.t < len(self.y) and len(self.events) == n0:
+            self._learn(chunk)
+        if len(self.events) > n0:
+            self.tree = int(self.events[-1]["tree"])
+        return self
+
+    def dot(self) -> str:
+        x = self.X[min(self.t, len(self.y) - 1)]
+        title = f"tree {self.tree} after {self.t:,} instances"
+        if self.events and self.events[-1]["tree"] == self.tree:
+            e = self.events[-1]
+            title += f"; last prune: node {e['node']} at t={e['t']:,}"
+        return self.model.to_dot(self.tree, highlight=x, title=title, max_nodes=60)
+
+    def text(self) -> str:
+        ex = self.model.explain_one(self.X[min(self.t, len(self.y) - 1)])
+        lines = [str(ex)]
+        if self.events:
+            lines.append("prunes so far (t, tree, node, depth):")
+            lines += [
+                f"  t={e['t']:,}  tree {e['tree']}  node {e['node']}  depth {e['depth']}"
+                for e in self.events[-8:]
+            ]
+        return "\n".join(lines)
+
+    def widget(self):
+        """Buttons (+1, +100, +1,000, to the next prune), a choice of pairwise tree, the tree
+        drawn with its DDM levels, the forest's explanation of the next instance."""
+        import ipywidgets as w
+
+        from ..view import TREE_CSS, tree_widget
+
+        pairs = self.model.pairs_
+        names = self.model.class_names_
+        choose = w.Dropdown(
+            options=[(f"tree {r}: {names[a]} vs {names[b]}", r) for r, (a, b) in enumerate(pairs)],
+            value=self.tree,
+            description="tree",
+        )
+        drawing = tree_widget(self.dot())
+        info = w.HTML()
+
+        def refresh():
+            choose.value = self.tree
+            drawing.dot_source = self.dot()
+            info.value = f"<pre>{html.escape(self.text())}</pre>"
+
+        def on_tree(change):
+            self.tree = int(change["new"])
+            drawing.dot_source = self.dot()
+
+        choose.observe(on_tree, names="value")
+        buttons = []
+        for label, fn in (
+            ("+1", lambda _: self.step(1)),
+            ("+100", lambda _: self.step(100)),
+            ("+1,000", lambda _: self.step(1000)),
+            ("to the next prune", lambda _: self.to_next_prune()),
+        ):
+            b = w.Button(description=label)
+            b.on_click(lambda btn, fn=fn: (fn(btn), refresh()))
+            buttons.append(b)
+        refresh()
+        return w.VBox([w.HTML(TREE_CSS), w.HBox([*buttons, choose]), drawing, info])
