@@ -271,12 +271,12 @@ class UFFT(BaseTree):
         return self
 
     # ------------------------------------------------------------------ kernels
-    def _run_forest(self, X, y, start_pred, pred, proba, leaves, every, learn):
+    def _run_forest(self, X, y, start, pred, proba, leaves, every, learn):
+        """Rows ``start..`` of (X, y) through the forest kernel, growing the arrays as needed."""
         self._writable()
         if not self._forest.ddm.flags.writeable:
             self._forest = fo.ForestState(*(np.array(a) for a in self._forest))
         n = X.shape[0]
-        start = 0
         R = self._forest.pairs.shape[0]
         while True:
             path = np.empty(self._state.kind.shape[0] + 1, np.int64)
@@ -302,14 +302,14 @@ class UFFT(BaseTree):
     def _learn_checked(self, X, y):
         self._run_forest(X, y, 0, _NO_INT, _NO_FLOAT, _NO_INT, 1, True)
 
-    def _prequential(self, X, y, pred, leaves, every, *active):
+    def _prequential(self, X, y, pred, leaves, every, *active, start=0):
         if active:
             raise ValueError(
                 "UFFT detects drift at its own inner nodes (drift_detection=True) and learns "
                 "every label: evaluate.prequential's strategy and drift_detection options do "
                 "not apply to it"
             )
-        self._run_forest(X, y, 0, pred, _NO_FLOAT, leaves, every, True)
+        self._run_forest(X, y, start, pred, _NO_FLOAT, leaves, every, True)
 
     def predict_proba(self, X) -> np.ndarray:
         X = self._check_X(X)
