@@ -374,7 +374,7 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     _shot(elec, "05_electricity_gini_replayed.png")
 
     # ---------------------------------------------------------------- side by side in step
-    pair = page.locator(".wb-compare")
+    pair = page.locator(".wb-compare").first  # section 3's pair (section 4 shows another)
     pair.scroll_into_view_if_needed()
     left, right = pair.locator(".wb-stepper").nth(0), pair.locator(".wb-stepper").nth(1)
     assert _t(left) == _t(right) == 800

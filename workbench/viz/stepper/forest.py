@@ -12,6 +12,7 @@ a forest has K(K-1)/2 trees and drift events, so it gets this small widget of it
 
 from __future__ import annotations
 
+import functools
 import html
 
 import numpy as np
@@ -126,4 +127,27 @@ class ForestStepper:
             b.on_click(lambda btn, fn=fn: (fn(btn), refresh()))
             buttons.append(b)
         refresh()
-        return w.VBox([w.HTML(TREE_CSS), w.HBox([*buttons, choose]), drawing, info])
+        return _ForestView([w.HTML(TREE_CSS), w.HBox([*buttons, choose]), drawing, info])
+
+
+@functools.lru_cache(maxsize=1)
+def _forest_view_class():
+    """Defined on first use: importing ipywidgets is left to the first widget."""
+    import ipywidgets as w
+
+    class ForestView(w.VBox):
+        """The forest stepper's widget, with a picture of its state (the drawn tree and the
+        explanation) for pages without a kernel (:mod:`workbench.viz.snapshot`)."""
+
+        def _repr_mimebundle_(self, **kwargs):
+            from ..snapshot import picture_bundle, tree_picture
+
+            bundle = super()._repr_mimebundle_(**kwargs)
+            drawing, info = self.children[2], self.children[3]
+            return picture_bundle(bundle, tree_picture(drawing.dot_source) + info.value)
+
+    return ForestView
+
+
+def _ForestView(children):
+    return _forest_view_class()(children)
