@@ -10,7 +10,7 @@ Every runner returns a ``pandas.DataFrame`` and takes its sizes from the mode (:
    nodes
 3. DDM at inner nodes              :func:`ddm_trace`, :func:`plot_ddm_trace`,
                                    :func:`false_alarms`
-4. the stepper                     :func:`stepper_demo`
+4. the stepper                     :func:`forest_stepper_demo`
 5. stationary problems (Table 1)   :func:`stationary`, :func:`plot_stationary`
 6. SEA and Electricity (Table 2)   :func:`sea_drift`, :func:`sea_summary`,
                                    :func:`electricity_windows`
@@ -29,7 +29,7 @@ from .analytic_split import (
     plot_split,
     split_widget,
 )
-from .claims import claims_table, full_run, stepper_demo
+from .claims import claims_table, full_run, forest_stepper_demo
 from .experiments import (
     electricity_windows,
     plot_stationary,
@@ -66,7 +66,7 @@ __all__ = [
     "split_widget",
     "claims_table",
     "full_run",
-    "stepper_demo",
+    "forest_stepper_demo",
     "electricity_windows",
     "plot_stationary",
     "sea_drift",

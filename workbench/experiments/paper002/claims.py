@@ -9,7 +9,7 @@ from ... import learners, streams
 from ._common import BATCH
 
 
-def stepper_demo(n: int = 20_000, seed: int = 1):
+def forest_stepper_demo(n: int = 20_000, seed: int = 1):
     """A UFFT forest (one tree: SEA has two classes) stepping through SEA whose concept switches
     from 0 (theta = 8) to 3 (theta = 9.5) halfway; returns the :class:`ForestStepper`."""
     from ...viz.stepper.forest import ForestStepper
@@ -115,7 +115,7 @@ def claims_table(
     return pd.DataFrame(rows)
 
 
-__all__ = ["stepper_demo", "claims_table", "full_run"]
+__all__ = ["forest_stepper_demo", "claims_table", "full_run"]
 
 
 def full_run(progress: bool = True) -> dict:
