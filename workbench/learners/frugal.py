@@ -67,52 +67,8 @@ class FrugalHoeffdingTree(BaseTree):
     (True, True, True)
     """
 
-    def __init__(
-        self,
-        n_features=None,
-        n_classes=None,
-        *,
-        alpha=0.3,
-        n_initial=200,
-        grace_period=200,
-        delta=1e-7,
-        tau=0.05,
-        criterion="info_gain",
-        leaf_prediction="laplace",
-        nominal_features=(),
-        n_split_points=10,
-        min_branch_fraction=0.01,
-        max_depth=None,
-        memory_limit_mb=256.0,
-        nb_threshold=0,
-        feature_names=None,
-        class_names=None,
-        bound="hoeffding",
-        c=1.0,
-        binary_nominal=False,
-    ):
-        super().__init__(
-            n_features,
-            n_classes,
-            grace_period=grace_period,
-            delta=delta,
-            tau=tau,
-            criterion=criterion,
-            leaf_prediction=leaf_prediction,
-            nominal_features=nominal_features,
-            n_split_points=n_split_points,
-            min_branch_fraction=min_branch_fraction,
-            max_depth=max_depth,
-            memory_limit_mb=memory_limit_mb,
-            nb_threshold=nb_threshold,
-            feature_names=feature_names,
-            class_names=class_names,
-            bound=bound,
-            c=c,
-            binary_nominal=binary_nominal,
-        )
-        self.alpha = alpha
-        self.n_initial = n_initial
+    _defaults = dict(leaf_prediction="laplace")
+    _extra_params = dict(alpha=0.3, n_initial=200)
 
     def _validated(self, n_features, n_classes, categories=None):
         p = super()._validated(n_features, n_classes, categories)

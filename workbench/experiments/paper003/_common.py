@@ -4,12 +4,12 @@ notebook's :class:`Stopwatch`."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...viz.fast import fast_mode
+from ..paper000._common import Stopwatch  # noqa: F401  (the notebook's run-time line)
 
 COLOR = {"HoeffdingTree": "#1f77b4", "Frugal": "#d62728", "Random": "#2ca02c", "First L": "#7f7f7f",
          "VarUncertainty": "#9467bd", "ConfTree": "#ff7f0e", "CART": "#8c564b",
@@ -139,18 +139,3 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float]:
         return float(v.mean()), float("nan")
     half = stats.t.ppf(0.5 + level / 2, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
     return float(v.mean()), float(half)
-
-
-class Stopwatch:
-    """Wall time since construction, for the notebook's run-time line."""
-
-    def __init__(self):
-        self.start = time.perf_counter()
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
-
-    def __repr__(self) -> str:
-        s = self.seconds
-        return f"{s:.0f} s ({s / 60:.1f} min)"
