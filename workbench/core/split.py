@@ -323,6 +323,22 @@ def presplit_null_merit(T, C, node, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, may_split):
+    """The outcome of a leaf's rule (:func:`split_decision`): no split below the depth limit,
+    else the verdict of ``quantity > threshold`` or a tie; ``may_split=False`` keeps the leaf
+    whatever the rule says."""
+    if T.depth[node] >= C.params[P_MAX_DEPTH]:
+        return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
+    if may_split:
+        verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+        if verdict == BY_MARGIN:
+            return SPLIT_MARGIN, b1, b2, eps, quantity, threshold
+        if verdict == BY_TIE:
+            return SPLIT_TIE, b1, b2, eps, quantity, threshold
+    return NO_SPLIT_BOUND, b1, b2, eps, quantity, threshold
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def moa_split_decision(T, C, node, merits, b1, b2, eps):
     """:func:`split_decision` under ``MERITS_MOA`` (MOA's EFDT AttemptToSplit): the attempt is
     recorded; the candidate is the feature of highest merit now (ties: the later feature), but
@@ -346,16 +362,8 @@ def moa_split_decision(T, C, node, merits, b1, b2, eps):
         eps,
         C.params[P_MARGIN_FACTOR],
     )
-    if T.depth[node] >= C.params[P_MAX_DEPTH]:
-        return NO_SPLIT_DEPTH, best, b2, eps, quantity, threshold
-    if merits[best] < 1e-10:
-        return NO_SPLIT_BOUND, best, b2, eps, quantity, threshold
-    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
-    if verdict == BY_MARGIN:
-        return SPLIT_MARGIN, best, b2, eps, quantity, threshold
-    if verdict == BY_TIE:
-        return SPLIT_TIE, best, b2, eps, quantity, threshold
-    return NO_SPLIT_BOUND, best, b2, eps, quantity, threshold
+    # MOA: a best merit below 1e-10 never splits
+    return leaf_outcome(T, C, node, best, b2, eps, quantity, threshold, merits[best] >= 1e-10)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -392,14 +400,7 @@ def split_decision(T, C, node, merits, cuts, post):
         eps,
         C.params[P_MARGIN_FACTOR],
     )
-    if T.depth[node] >= C.params[P_MAX_DEPTH]:
-        return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
-    verdict = decide(quantity, threshold, eps, C.params[P_TAU])
-    if verdict == BY_MARGIN:
-        return SPLIT_MARGIN, b1, b2, eps, quantity, threshold
-    if verdict == BY_TIE:
-        return SPLIT_TIE, b1, b2, eps, quantity, threshold
-    return NO_SPLIT_BOUND, b1, b2, eps, quantity, threshold
+    return leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, True)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
