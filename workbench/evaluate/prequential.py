@@ -206,7 +206,10 @@ def prequential(
     labels = n_init + int(counters[C_QUERIED] - before[C_QUERIED]) if strategy is not None else n
     rate_curve = None
     if queried is not None:
-        rate_curve = np.cumsum(queried, dtype=np.int64)[t - 1] / t
+        # labels asked up to each point t (multiples of ``every``): a count per stretch of
+        # ``every`` rows, summed (a cumulative sum over all n rows costs 10-20 times more)
+        per_stretch = np.count_nonzero(queried[: t.shape[0] * every].reshape(-1, every), axis=1)
+        rate_curve = np.cumsum(per_stretch) / t
         if strategy is None:
             queried = None
     return PrequentialResult(
