@@ -19,8 +19,8 @@ one memory).  It reads as the algorithm::
         route -> detect drift at inner nodes (prune and refill) -> learn along the path
         -> score the leaf's naive Bayes (after a tie) -> attempt a split
 
-with the steps of :mod:`workbench.core.steps` (``leaf_predict``, ``learn_along_path``,
-``observe``, ``due_for_split``, and UFFT's ``nb_class`` and ``ddm_along_path``).  The rare
+with the steps of :mod:`workbench.core.steps` (``learn_along_path``, ``observe``,
+``due_for_split``, and UFFT's ``pair_proba``, ``nb_class`` and ``ddm_along_path``).  The rare
 events (a split, a prune) are ordinary calls that take the whole state.
 
 Extra per-node state (:class:`ForestState`, rows as the tree's node rows): DDM's
@@ -78,10 +78,10 @@ from .steps import (
     ddm_node_step,
     due_for_split,
     inline,
-    leaf_predict,
     learn_along_path,
     nb_class,
     observe,
+    pair_proba,
     release,
 )
 
@@ -417,8 +417,6 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     active = T.active
     last_eval = T.last_eval
     meta = T.meta
-    mc_correct = T.mc_correct
-    nb_correct = T.nb_correct
     g_w = T.g_w
     g_mean = T.g_mean
     g_m2 = T.g_m2
@@ -428,7 +426,6 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     nom_w = T.nom_w
     roots = T.roots
     nom_index = C.nom_index
-    nom_card = C.nom_card
     ddm = F.ddm
     warn_t = F.warn_t
     nb_tab = F.nb_tab
@@ -445,7 +442,6 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     drift_level = F.fparams[FP_DRIFT_LEVEL]
     d = X.shape[1]
     out = np.empty(2)
-    buf = np.empty(2)
     acc = np.empty(K)
     merits = np.empty(d)
     cuts = np.empty(d)
@@ -508,26 +504,8 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                         None,
                         0,
                     )
-                _p, _mc, nb_of[r] = leaf_predict(
-                    class_counts,
-                    stats_slot,
-                    mc_correct,
-                    nb_correct,
-                    g_w,
-                    g_mean,
-                    g_m2,
-                    nom,
-                    nom_w,
-                    nom_index,
-                    nom_card,
-                    leaf,
-                    X,
-                    i,
-                    mode,
-                    0.0,
-                    True,
-                    out,
-                    buf,
+                nb_of[r] = pair_proba(
+                    class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i, mode, out
                 )
                 acc[pairs[r, 0]] += out[0]
                 acc[pairs[r, 1]] += out[1]

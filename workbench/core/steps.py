@@ -74,6 +74,38 @@ def release(_n):
 
 
 @inline
+def gauss_term(w, m2, diff, quad, piv, lpiv, n_gauss):
+    """One numeric feature's part of a class's naive-Bayes log-score: its Gaussian has weight
+    ``w``, sum of squared deviations ``m2``, and the row lies ``diff`` from its mean.  The
+    squared z-score goes into ``quad``, 1/variance into the product ``piv`` (renormalised into
+    ``lpiv`` outside [1e-50, 1e50]), so a score costs one logarithm.  A Gaussian with no spread
+    is a point mass.  Returns the updated (quad, piv, lpiv, n_gauss) and True when the class
+    gets probability 0 (no weight, or off the point mass)."""
+    dead = False
+    if w <= 0.0:
+        dead = True
+    elif w > 1.0 and m2 > 0.0:
+        inv_var = (w - 1.0) / m2   # z^2 = diff^2 / var, var = m2 / (w - 1): one division
+        quad += diff * diff * inv_var
+        piv *= inv_var
+        if piv > 1e50 or piv < 1e-50:
+            lpiv += math.log(piv)
+            piv = 1.0
+        n_gauss += 1
+    elif diff != 0.0:
+        dead = True
+    return quad, piv, lpiv, n_gauss, dead
+
+
+@inline
+def nb_log_score(ck, inv_total, piv, lpiv, n_gauss, quad):
+    """A class's naive-Bayes log-score from its count and its :func:`gauss_term` sums:
+    log(prior) + log(prod 1/var) / 2 - n log(sqrt(2 pi)) - quad / 2."""
+    r = ck * inv_total
+    return 0.5 * math.log(r * r * piv) + 0.5 * lpiv - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+
+
+@inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs, out,
                  buf):
@@ -135,22 +167,9 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                                 lpn += math.log(pn)
                                 pn = 1.0
                     else:
-                        w = g_w[s, j, k]
-                        m2 = g_m2[s, j, k]
-                        diff = xj - g_mean[s, j, k]
-                        if w <= 0.0:
-                            dead = True
-                        elif w > 1.0 and m2 > 0.0:
-                            # z^2 = diff^2 / var, var = m2 / (w - 1): one division
-                            inv_var = (w - 1.0) / m2
-                            quad += diff * diff * inv_var
-                            piv *= inv_var
-                            if piv > 1e50 or piv < 1e-50:
-                                lpiv += math.log(piv)
-                                piv = 1.0
-                            n_gauss += 1
-                        elif diff != 0.0:
-                            dead = True
+                        quad, piv, lpiv, n_gauss, dead = gauss_term(
+                            g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
+                            n_gauss)
                 if not dead:
                     # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
                     # factors kept in [1e-50, 1e50]
@@ -420,68 +439,96 @@ def sample_leaves(meta, leaves, countdown, every, i):
 # (workbench.core.forest) calls these, run_stream does not.
 
 @inline
-def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
-    """Naive Bayes' class for row i at ``node`` from its own counts and Gaussian statistics,
-    numeric features only: the same rule as :func:`leaf_predict`'s NB (missing values left out,
-    a Gaussian with no spread is a point mass, ties to the lowest class, MC when every class
-    gets 0), written without the probabilities for the forest's per-node uses (UFFT's drift
-    detectors, its functional nodes and their scoring)."""
-    K = class_counts.shape[1]
-    total = 0.0
-    mc = 0
-    for k in range(K):
-        total += class_counts[node, k]
-        if class_counts[node, k] > class_counts[node, mc]:
-            mc = k
+def nb_pair_logs(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
+    """Naive Bayes' log-scores (l0, l1) for row i at ``node`` of a pairwise tree (UFFT's forest:
+    every node has two local classes), numeric features only, -inf for a class that gets
+    probability 0: the arithmetic of :func:`leaf_predict`'s naive Bayes, with both classes in
+    one pass over the features (two independent chains of sums, each feature read once)."""
+    c0 = class_counts[node, 0]
+    c1 = class_counts[node, 1]
+    total = c0 + c1
     s = stats_slot[node]
-    best = mc
-    if total > 0.0:
-        top = -np.inf
-        for k in range(K):
-            ck = class_counts[node, k]
-            logv = -np.inf
-            if ck > 0.0:
-                # as leaf_predict: a sum of squared z-scores and a product of 1/variance
-                # (renormalised into lpiv), so one logarithm per class
-                quad = 0.0
-                piv = 1.0
-                lpiv = 0.0
-                n_gauss = 0
-                dead = False
-                if s >= 0:
-                    for j in range(X.shape[1]):
-                        xj = X[i, j]
-                        if math.isnan(xj):
-                            continue
-                        w = g_w[s, j, k]
-                        m2 = g_m2[s, j, k]
-                        diff = xj - g_mean[s, j, k]
-                        if w <= 0.0:
-                            dead = True
-                            break
-                        if w > 1.0 and m2 > 0.0:
-                            inv_var = (w - 1.0) / m2
-                            quad += diff * diff * inv_var
-                            piv *= inv_var
-                            if piv > 1e50 or piv < 1e-50:
-                                lpiv += math.log(piv)
-                                piv = 1.0
-                            n_gauss += 1
-                        elif diff != 0.0:
-                            dead = True
-                            break
-                if not dead:
-                    r = ck / total
-                    logv = 0.5 * math.log(r * r * piv) + 0.5 * lpiv \
-                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
-            if logv > top:
-                top = logv
-                best = k
-        if top == -np.inf:
-            best = mc
+    l0 = -np.inf
+    l1 = -np.inf
+    if total > 0.0 and s < 0:
+        if c0 > 0.0:
+            l0 = math.log(c0 / total)
+        if c1 > 0.0:
+            l1 = math.log(c1 / total)
+    elif total > 0.0:
+        q0 = 0.0
+        piv0 = 1.0
+        lpiv0 = 0.0
+        n0 = 0
+        dead0 = not c0 > 0.0
+        q1 = 0.0
+        piv1 = 1.0
+        lpiv1 = 0.0
+        n1 = 0
+        dead1 = not c1 > 0.0
+        for j in range(X.shape[1]):
+            xj = X[i, j]
+            if math.isnan(xj):
+                continue
+            if not dead0:
+                q0, piv0, lpiv0, n0, dead0 = gauss_term(g_w[s, j, 0], g_m2[s, j, 0],
+                                                        xj - g_mean[s, j, 0], q0, piv0, lpiv0,
+                                                        n0)
+            if not dead1:
+                q1, piv1, lpiv1, n1, dead1 = gauss_term(g_w[s, j, 1], g_m2[s, j, 1],
+                                                        xj - g_mean[s, j, 1], q1, piv1, lpiv1,
+                                                        n1)
+            if dead0 and dead1:
+                break
+        inv_total = 1.0 / total
+        if not dead0:
+            l0 = nb_log_score(c0, inv_total, piv0, lpiv0, n0, q0)
+        if not dead1:
+            l1 = nb_log_score(c1, inv_total, piv1, lpiv1, n1, q1)
+    release(class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            g_m2.shape[0] + X.shape[0])
+    return l0, l1
+
+
+@inline
+def nb_class(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i):
+    """Naive Bayes' local class for row i at ``node`` of a pairwise tree (ties to class 0; the
+    majority class when naive Bayes gives both 0): UFFT's drift detectors, its functional
+    nodes and their scoring."""
+    l0, l1 = nb_pair_logs(class_counts, stats_slot, g_w, g_mean, g_m2, node, X, i)
+    best = 1 if class_counts[node, 1] > class_counts[node, 0] else 0
+    if l0 > -np.inf or l1 > -np.inf:
+        best = 0 if l0 >= l1 else 1
     release(class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
             g_m2.shape[0] + X.shape[0])
     return best
+
+
+@inline
+def pair_proba(class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i, mode, out):
+    """A pairwise tree's two class probabilities for row i at ``leaf`` into ``out``, as
+    :func:`leaf_predict` gives them (the counts' fractions, or naive Bayes' posterior with
+    ``mode == LEAF_NB`` where it gives some class a chance); returns naive Bayes' class (the
+    majority class when it gives both 0, or in MC mode)."""
+    c0 = class_counts[leaf, 0]
+    c1 = class_counts[leaf, 1]
+    total = c0 + c1
+    nb = 1 if c1 > c0 else 0
+    out[0] = c0 / total if total > 0.0 else 0.5
+    out[1] = c1 / total if total > 0.0 else 0.5
+    if mode == LEAF_NB and total > 0.0:
+        l0, l1 = nb_pair_logs(class_counts, stats_slot, g_w, g_mean, g_m2, leaf, X, i)
+        if l0 > -np.inf or l1 > -np.inf:
+            # the posterior: exp(l - top) for each class, where the top's factor is exp(0) = 1
+            nb = 0 if l0 >= l1 else 1
+            b0 = 1.0 if nb == 0 else math.exp(l0 - l1)
+            b1 = 1.0 if nb == 1 else math.exp(l1 - l0)
+            norm = b0 + b1
+            out[0] = b0 / norm
+            out[1] = b1 / norm
+    release(class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            g_m2.shape[0] + X.shape[0] + out.shape[0])
+    return nb
 
 
 @inline
