@@ -33,6 +33,72 @@ def test_frugal_decision_matches_numpy_margin():
         assert got == want and not from_random
 
 
+def _probability_rule(counts, laplace, alpha):
+    """The rule as the probabilities give it: leaf_predict's fractions, their two largest
+    subtracted (top_two_margin), compared with alpha."""
+    k = counts.shape[0]
+    n = counts.sum()
+    if laplace:
+        proba = (counts + 1.0) / (n + k)
+    else:
+        proba = counts / n if n > 0 else np.full(k, 1.0 / k)
+    return top_two_margin(proba) < alpha
+
+
+@pytest.mark.parametrize("laplace", [True, False])
+def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
+    """The kernel's Frugal step decides from the counts without a division where the answer is
+    clear (steps.count_margin_below); it must answer as the probabilities do, including the
+    rows where the margin is alpha up to rounding (first - second = alpha * m exactly)."""
+    from workbench.core.steps import count_margin_below
+
+    rng = np.random.default_rng(11)
+    cases = []
+    for alpha in (0.1, 0.25, 0.3, 0.5, 0.7, 1.0):
+        for m in range(2, 400):  # boundary cases: first - second = alpha * m exactly
+            gap = alpha * m
+            if gap != int(gap):
+                continue
+            for k, third in ((2, 0), (3, 0), (3, 1), (3, 2)):
+                n = m - k if laplace else m
+                if (n - third + gap) % 2 == 0:
+                    first, second = (n - third + gap) / 2, (n - third - gap) / 2
+                    if second >= third:
+                        cases.append((alpha, np.array([first, second, third][:k], float)))
+        for _ in range(300):
+            k = int(rng.integers(2, 6))
+            cases.append((alpha, rng.integers(0, 60, size=k).astype(float)))
+    cases.append((0.5, np.zeros(3)))  # MC with no counts: margin 0
+    n_boundary = 0
+    for alpha, counts in cases:
+        k = counts.shape[0]
+        top = np.sort(counts)[::-1]
+        m = counts.sum() + k if laplace else counts.sum()
+        n_boundary += m > 0 and (top[0] - top[1]) == alpha * m
+        got = count_margin_below(top[0], top[1], m, 1.0 if laplace else 0.0, k, alpha)
+        assert got == _probability_rule(counts, laplace, alpha), (alpha, counts)
+    assert n_boundary > 50  # the boundary is exercised, not only the clear cases
+
+
+@pytest.mark.parametrize("leaves", ["mc", "nb", "nba"])
+def test_frugal_on_other_leaves_asks_exactly_the_uncertain_rows(leaves):
+    """MC leaves take the count path, naive-Bayes leaves the general strategy path (their
+    probabilities are not count fractions); both against a Python replay."""
+    X, y = streams.sea(2_000, seed=4)
+    alpha = 0.4
+    model = HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50)
+    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha))
+    ref = HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50).prepare(X)
+    asked = np.zeros(len(y), bool)
+    for i in range(len(y)):
+        p = np.sort(ref.predict_proba_one(X[i]))[::-1]
+        if p[0] - p[1] < alpha:
+            asked[i] = True
+            ref.learn_one(X[i], int(y[i]))
+    assert np.array_equal(res.queried.astype(bool), asked)
+    assert 0 < res.labels_used < len(y)
+
+
 def test_laplace_margin_never_reaches_one():
     # (n1 - n2) / (n + K) < 1 for any counts: alpha = 1 asks for every label
     for n1 in range(0, 200, 7):

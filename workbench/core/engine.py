@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .params import (LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK,
+from ..active.strategies import FRUGAL, S_ALPHA
+from .params import (LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK,
                      P_UPDATE, UPDATE_PATH)
 from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
@@ -21,7 +22,8 @@ from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate,
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (attempt_split, detect_drift, due_for_split, frugal_label, leaf_predict,
                     learn_along_path, observe, prune_and_refill, query_label,
-                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
+                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors,
+                    top_two_counts)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -62,8 +64,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             label is asked; only asked labels are learned.  With DDM on (state ``ddm``), the
             errors of labelled instances feed it and a drift resets the tree.  ``counters``
             (``C_*``) accumulate; ``queried[i]`` (if non-empty) is 1 for a labelled row.
-            ``rng=None`` (a rule without random state: 003's Frugal, code ``FRUGAL``) compiles
-            a variant that decides with ``steps.frugal_label`` instead of the strategy call.
+            ``rng=None`` (003's Frugal, code ``FRUGAL``, at leaves whose probabilities are
+            count fractions: see :func:`strategy_rng`) compiles a variant that decides from
+            the leaf's counts with ``steps.frugal_label`` instead of the strategy call.
     path    None: only the leaf learns (VFDT; numba compiles this variant without the path
             code), or an int64 buffer of at least the node capacity: every node on the path
             learns, and inner nodes are re-evaluated (HATT, ``P_UPDATE = UPDATE_PATH``)
@@ -124,17 +127,22 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         # branch below, so this variant never compiles the strategies, DDM and the tree reset
         code = -1
         budget = 1.0
+        alpha = 1.0
         ddm_mode = 0
         ddm_min = 0
         ddm_strict = False
     else:
         code = int(control[A_CODE])
         budget = control[A_BUDGET]
+        alpha = sparams[S_ALPHA] if sparams.shape[0] > S_ALPHA else 1.0
         ddm_mode = int(control[A_DDM])
         ddm_min = int(control[A_DDM_MIN])
         ddm_strict = control[A_DDM_STRICT] > 0
         predicting = True
-    need_probs = want_proba or code >= 0     # class probabilities, not only the argmax
+    # the class probabilities, not only the argmax: asked for, or read by a strategy (not by
+    # the Frugal variant, which reads the counts)
+    need_probs = want_proba or (code >= 0 and rng is not None)
+    laplace = mode == LEAF_LAPLACE
     countdown = every - start % every        # rows until the next leaves sample
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
@@ -181,8 +189,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                  root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
-            if rng is None:   # a stateless rule (003's Frugal): no strategy call compiled in
-                labelled, from_random = frugal_label(counters, code, budget, sparams, out)
+            if rng is None:   # 003's Frugal on count leaves: no strategy call compiled in
+                first, second, total = top_two_counts(class_counts, leaf)
+                labelled, from_random = frugal_label(counters, code, budget, alpha, first,
+                                                     second, total, K, laplace)
             else:
                 labelled, from_random = query_label(class_counts, code, budget, counters,
                                                     sparams, sstate, rng, leaf, conf, out)
@@ -248,6 +258,18 @@ def _path(T, C):
     if C.params[P_UPDATE] == UPDATE_PATH:
         return np.empty(T.kind.shape[0] + 1, np.int64)
     return None
+
+
+def strategy_rng(C, strategy):
+    """The ``rng`` argument of :func:`run_stream` for ``strategy``: None for 003's Frugal rule
+    where the leaves' probabilities are count fractions (Laplace, MC), which compiles the
+    loop's variant that decides from the counts (``steps.frugal_label``, no strategy call);
+    otherwise the strategy's own random state (a Frugal rule on naive-Bayes leaves then reads
+    the probabilities, through :func:`workbench.active.decide`)."""
+    if (strategy.code == FRUGAL and C is not None
+            and int(C.params[P_LEAF_PRED]) in (LEAF_LAPLACE, LEAF_MC)):
+        return None
+    return strategy.rng
 
 
 def learn(T, C, X, y, start, tree=0):

@@ -16,7 +16,9 @@ reference to every array the step receives and drops it after the array's last u
 reference-count pruning cancels the pair only when the drop is reached on every path.  Three
 things break that, each measured on SEA (200,000 rows, 0.04 s for the loop written out by hand):
 passing the named tuple (a pair for each of its ~25 arrays per instance: 0.35 s); an array whose
-last use sits inside a branch (the drop is split over several paths: 0.055 s); and numba's
+last use sits inside a branch (the drop is split over several paths: 0.055 s; a Frugal step that
+read the leaf's counts only where the budget admitted a query cost the Frugal tree 10% on
+500,000 SEA rows, so :func:`top_two_counts` reads them on every row); and numba's
 Python error model, which gives every float division a path that raises ZeroDivisionError and
 leaves the loop without the drop (the kernel is compiled with ``error_model="numpy"``: no
 division in the steps can have a zero divisor, each is guarded by the quantity it divides by).
@@ -49,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide,
-                                 frugal_query, top_two_margin)
+                                 top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
@@ -392,21 +394,69 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
 
 
 @inline
-def frugal_label(counters, control_code, budget, sparams, probs):
-    """ACTIVE setting with 003's Frugal rule (``p1 - p2 < alpha`` on the prediction's
-    probabilities ``probs``), a rule with no state and no random numbers: the kernel runs this
-    step instead of :func:`query_label` when it gets no random state (``rng=None``), and is then
-    compiled without the strategy call, whose mere presence in the loop costs a quarter of the
-    FULL loop's time (its array arguments keep their reference counts).  Same budget rule and
+def top_two_counts(class_counts, leaf):
+    """The two largest class counts at ``leaf`` and their total: (first, second, total)."""
+    first = -1.0
+    second = -1.0
+    total = 0.0
+    for k in range(class_counts.shape[1]):
+        ck = class_counts[leaf, k]
+        total += ck
+        second = max(second, min(first, ck))   # no branch: the order of the counts is noise
+        first = max(first, ck)
+    release(class_counts.shape[0])
+    return first, second, total
+
+
+@inline
+def frugal_label(counters, control_code, budget, alpha, first, second, total, K, laplace):
+    """ACTIVE setting with 003's Frugal rule (ask when ``p1 - p2 < alpha``, the two largest
+    class probabilities) at a leaf whose probabilities are its count fractions: the kernel
+    runs this step instead of :func:`query_label` when it gets no random state (``rng=None``,
+    see :func:`workbench.core.engine.strategy_rng`).  It reads the leaf's two largest counts
+    and their total (:func:`top_two_counts`) and takes no array but the counters: a step that
+    takes the tree's arrays and reads them only on some rows, or the strategy call, costs the
+    loop 5-25% through the reference counts numba then keeps (measured).  Same budget rule and
     counters as :func:`query_label`.  Returns (labelled, False)."""
     counters[C_SEEN] += 1
     labelled = control_code < 0
     if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
-        labelled = frugal_query(sparams, top_two_margin(probs))
+        if laplace:     # (n_k + 1) / (n + K)
+            labelled = count_margin_below(first, second, total + K, 1.0, K, alpha)
+        else:           # MC: n_k / n
+            labelled = count_margin_below(first, second, total, 0.0, K, alpha)
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
-    release(counters.shape[0] + sparams.shape[0] + probs.shape[0])
+    release(counters.shape[0])
     return labelled, False
+
+
+@inline
+def count_margin_below(first, second, m, prior, K, alpha):
+    """Is ``p1 - p2 < alpha`` at a leaf whose class probabilities are (n_k + prior) / m, given
+    its two largest counts?  The answer is, to the last bit, that of subtracting the two
+    probabilities :func:`leaf_predict` writes (``top_two_margin``), without a division where
+    it is clear: the exact margin is (first - second) / m; each rounded probability, and their
+    difference, is off by at most half an ulp of a number <= 1, so the float margin lies within
+    4e-16 of the exact one, and where ``first - second`` is further than 1e-14 m from
+    ``alpha m`` (a bound that covers the rounding of ``alpha m`` too) the exact comparison is
+    the answer.  Nearer the boundary the two probabilities are computed as leaf_predict
+    computes them.  (An MC leaf with no counts has K equal probabilities, margin 0; a problem
+    with one class has no second probability, margin inf.)"""
+    gap = first - second
+    bound = alpha * m
+    slack = 1e-14 * m
+    if K < 2:
+        below = False
+    elif m <= 0.0:
+        below = 0.0 < alpha
+    elif gap < bound - slack:
+        below = True
+    elif gap > bound + slack:
+        below = False
+    else:
+        below = (first + prior) / m - (second + prior) / m < alpha
+    return below
 
 
 @inline

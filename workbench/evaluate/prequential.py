@@ -130,8 +130,8 @@ def prequential(
     n_points         how many points the curves have (at most one per instance)
     window           width of the sliding window of ``window_curve``
     """
-    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS, FRUGAL
-    from ..core.engine import N_ACTIVE
+    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
+    from ..core.engine import N_ACTIVE, strategy_rng
 
     if (
         getattr(model, "n_classes", 0) is None
@@ -185,11 +185,11 @@ def prequential(
             control,
             strat.params if strat else np.zeros(4),
             strat.state if strat else np.ones(1),
-            # 003's Frugal rule has no random state: None compiles the loop without the
-            # strategy call (workbench.core.steps.frugal_label)
-            None
-            if strat is not None and strat.code == FRUGAL
-            else (strat.rng if strat else np.zeros(4, np.uint64)),
+            # 003's Frugal rule on count leaves gets None: the loop's variant that decides
+            # from the counts, without the strategy call (workbench.core.engine.strategy_rng)
+            strategy_rng(getattr(model, "_config", None), strat)
+            if strat is not None
+            else np.zeros(4, np.uint64),
             ddm,
             counters,
             queried,

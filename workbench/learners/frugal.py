@@ -126,7 +126,8 @@ class FrugalHoeffdingTree(BaseTree):
                 active_control(rule, 1.0),
                 rule.params,
                 rule.state,
-                None,  # no random state: the kernel's variant without the strategy call
+                # Laplace or MC leaves: None, the kernel's variant that decides from the counts
+                engine.strategy_rng(self._config, rule),
                 np.zeros(4),
                 self._frugal_counters,
                 _NO_INT8,
