@@ -84,9 +84,7 @@ def gauss_term(w, m2, diff, quad, piv, lpiv, n_gauss):
     is a point mass.  Returns the updated (quad, piv, lpiv, n_gauss) and True when the class
     gets probability 0 (no weight, or off the point mass)."""
     dead = False
-    if w <= 0.0:
-        dead = True
-    elif w > 1.0 and m2 > 0.0:
+    if w > 1.0 and m2 > 0.0:   # the common case first
         inv_var = (w - 1.0) / m2   # z^2 = diff^2 / var, var = m2 / (w - 1): one division
         quad += diff * diff * inv_var
         piv *= inv_var
@@ -94,7 +92,7 @@ def gauss_term(w, m2, diff, quad, piv, lpiv, n_gauss):
             lpiv += math.log(piv)
             piv = 1.0
         n_gauss += 1
-    elif diff != 0.0:
+    elif w <= 0.0 or diff != 0.0:
         dead = True
     return quad, piv, lpiv, n_gauss, dead
 
