@@ -19,7 +19,7 @@ one memory).  It reads as the algorithm::
         route -> detect drift at inner nodes (prune and refill) -> learn along the path
         -> score the leaf's naive Bayes (after a tie) -> attempt a split
 
-with the steps of :mod:`workbench.core.steps` (``learn_along_path``, ``observe``,
+with the steps of :mod:`workbench.core.steps` (``learn_path_gaussians``, ``observe``,
 ``due_for_split``, and UFFT's ``pair_proba``, ``nb_class`` and ``ddm_along_path``).  The rare
 events (a split, a prune) are ordinary calls that take the whole state.
 
@@ -78,7 +78,7 @@ from .steps import (
     ddm_node_step,
     due_for_split,
     inline,
-    learn_along_path,
+    learn_path_gaussians,
     nb_class,
     observe,
     pair_proba,
@@ -584,22 +584,8 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     prune_node(T, C, F, hit, root, r, since)
                     continue
             # ---- learn: inner nodes on the path, the leaf's naive-Bayes score, the leaf
-            learn_along_path(
-                path,
-                length,
-                class_counts,
-                stats_slot,
-                nom_index,
-                nom,
-                nom_w,
-                g_w,
-                g_mean,
-                g_m2,
-                g_min,
-                g_max,
-                X,
-                i,
-                lc,
+            learn_path_gaussians(
+                path, length, class_counts, stats_slot, g_w, g_mean, g_m2, X, i, lc
             )
             if nb_on[leaf] == 1:
                 if predicting and mode == LEAF_NB:  # the prediction's naive Bayes, again

@@ -201,6 +201,25 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
 
 
 @inline
+def welford_update(g_w, g_mean, g_m2, s, j, c, xj):
+    """West's weighted Welford update (weight 1) of the Gaussian of (feature j, class c) in
+    statistics slot s with the value xj."""
+    w0 = g_w[s, j, c]
+    if w0 > 0.0:
+        w1 = w0 + 1.0
+        mean0 = g_mean[s, j, c]
+        mean1 = mean0 + (xj - mean0) / w1
+        g_m2[s, j, c] += (xj - mean0) * (xj - mean1)
+        g_mean[s, j, c] = mean1
+        g_w[s, j, c] = w1
+    else:
+        g_w[s, j, c] = 1.0
+        g_mean[s, j, c] = xj
+        g_m2[s, j, c] = 0.0
+    release(g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0])
+
+
+@inline
 def observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
     """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
     and West's weighted Welford update (``observers.gaussian_update``, weight 1) per (numeric
@@ -214,18 +233,7 @@ def observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
             nom[s, m, int(xj), c] += 1.0
             nom_w[s, m, c] += 1.0
         else:
-            w0 = g_w[s, j, c]
-            if w0 > 0.0:
-                w1 = w0 + 1.0
-                mean0 = g_mean[s, j, c]
-                mean1 = mean0 + (xj - mean0) / w1
-                g_m2[s, j, c] += (xj - mean0) * (xj - mean1)
-                g_mean[s, j, c] = mean1
-                g_w[s, j, c] = w1
-            else:
-                g_w[s, j, c] = 1.0
-                g_mean[s, j, c] = xj
-                g_m2[s, j, c] = 0.0
+            welford_update(g_w, g_mean, g_m2, s, j, c, xj)
             if xj < g_min[s, j, c]:
                 g_min[s, j, c] = xj
             if xj > g_max[s, j, c]:
@@ -283,6 +291,25 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
     release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
             nom.shape[0] + nom_w.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             g_min.shape[0] + g_max.shape[0] + X.shape[0])
+
+
+@inline
+def learn_path_gaussians(path, length, class_counts, stats_slot, g_w, g_mean, g_m2, X, i, c):
+    """UFFT's inner nodes on row i's path (``path[:length - 1]``, root first) count it and add
+    it to their Gaussians, which their naive Bayes (drift detection, functional nodes) reads.
+    Numeric features only (UFFT takes no other), and without the observed range: an inner node
+    of UFFT never tests a cut again (a prune rebuilds its statistics from the memory)."""
+    for u in range(length - 1):
+        node = path[u]
+        class_counts[node, c] += 1.0
+        s = stats_slot[node]
+        if s >= 0:
+            for j in range(X.shape[1]):
+                xj = X[i, j]
+                if not math.isnan(xj):
+                    welford_update(g_w, g_mean, g_m2, s, j, c, xj)
+    release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + g_w.shape[0] +
+            g_mean.shape[0] + g_m2.shape[0] + X.shape[0])
 
 
 @inline
