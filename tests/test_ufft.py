@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -284,3 +285,47 @@ def test_forest_stepper_reports_prunes():
     event = stepper.events[-1]
     assert 4000 <= event["t"] < stepper.t and event["depth"] >= 0
     assert "prunes so far" in stepper.text() and "digraph" in stepper.dot()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-30, 1e30])
+def test_pair_naive_bayes_against_plain_logs(scale):
+    """The forest's two-class naive Bayes (steps.nb_pair_logs, nb_class) against the scores
+    written out with one logarithm per term.  Scales of 1e-30 and 1e30 put the products of
+    inverse variances far outside [1e-50, 1e50], where the fast pass hands over to the
+    renormalising one; a missing value is left out and a Gaussian without spread is a point
+    mass."""
+    from workbench.core.steps import nb_class, nb_pair_logs
+
+    rng = np.random.default_rng(8)
+    d = 12
+    for trial in range(200):
+        counts = rng.integers(1, 40, size=2).astype(float)
+        w = rng.integers(2, 60, size=(1, d, 2)).astype(float)
+        var = rng.uniform(0.2, 5.0, size=(1, d, 2)) * scale**2
+        mean = rng.normal(0.0, 2.0, size=(1, d, 2)) * scale
+        m2 = var * (w - 1.0)
+        x = (rng.normal(0.0, 2.0, size=(1, d)) * scale).copy()
+        if trial % 3 == 0:
+            x[0, trial % d] = np.nan
+        point = trial % 5 == 0
+        if point:  # feature 0 of class 1: no spread, the row on its mean
+            m2[0, 0, 1] = 0.0
+            x[0, 0] = mean[0, 0, 1]
+        cc = counts.reshape(1, 2)
+        slot = np.zeros(1, np.int64)
+        l0, l1 = nb_pair_logs(cc, slot, w, mean, m2, 0, x, 0)
+        ref = []
+        for k in range(2):
+            terms = [math.log(counts[k] / counts.sum())]
+            for j in range(d):
+                if np.isnan(x[0, j]) or (point and k == 1 and j == 0):
+                    continue
+                v = var[0, j, k]
+                terms.append(
+                    -0.5 * math.log(2 * math.pi * v) - 0.5 * (x[0, j] - mean[0, j, k]) ** 2 / v
+                )
+            ref.append(math.fsum(terms))
+        assert l0 == pytest.approx(ref[0], rel=1e-9, abs=1e-6)
+        assert l1 == pytest.approx(ref[1], rel=1e-9, abs=1e-6)
+        if abs(ref[0] - ref[1]) > 1e-6:
+            assert nb_class(cc, slot, w, mean, m2, 0, x, 0) == (0 if ref[0] > ref[1] else 1)
