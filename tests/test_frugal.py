@@ -80,48 +80,48 @@ def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
     assert n_boundary > 50  # the boundary is exercised, not only the clear cases
 
 
-@pytest.mark.parametrize("leaves", ["mc", "nb", "nba"])
-def test_frugal_on_other_leaves_asks_exactly_the_uncertain_rows(leaves):
-    """MC leaves take the count path, naive-Bayes leaves the general strategy path (their
-    probabilities are not count fractions); both against a Python replay."""
-    X, y = streams.sea(2_000, seed=4)
-    alpha = 0.4
-    model = HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50)
-    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha))
-    ref = HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50).prepare(X)
-    asked = np.zeros(len(y), bool)
-    for i in range(len(y)):
-        p = np.sort(ref.predict_proba_one(X[i]))[::-1]
-        if p[0] - p[1] < alpha:
-            asked[i] = True
-            ref.learn_one(X[i], int(y[i]))
+def test_frugal_decides_with_the_predicting_leaf_on_nominal_data():
+    """A row whose nominal value the split never saw is predicted at the node it reaches and
+    then learned in a new, empty branch; the rule must read the leaf that predicted it, as
+    predict_proba_one does.  (Values 0 and 1, each of one class, before the split; then values
+    0-29, where the heavier branch, 0, predicts the new values with confidence.)"""
+    rng = np.random.default_rng(6)
+    n = 4_000
+    v = np.where(np.arange(n) < 1_000, rng.random(n) < 0.3, rng.integers(0, 30, n))
+    X = np.column_stack([v, rng.normal(size=n)]).astype(float)
+    y = np.where(v < 2, v, rng.integers(0, 2, n)).astype(int)
+    alpha = 0.9  # a pure leaf stops asking after about 20 labels
+    kw = dict(nominal_features=[0], leaf_prediction="laplace", grace_period=50)
+    res = evaluate.prequential(HoeffdingTree(2, 2, **kw), X, y, strategy=active.Frugal(alpha))
+    asked = _replay(HoeffdingTree(2, 2, **kw), X, y, alpha)
     assert np.array_equal(res.queried.astype(bool), asked)
     assert 0 < res.labels_used < len(y)
 
 
-def test_laplace_margin_never_reaches_one():
-    # (n1 - n2) / (n + K) < 1 for any counts: alpha = 1 asks for every label
-    for n1 in range(0, 200, 7):
-        for n2 in range(0, n1 + 1, 5):
-            p = np.array([n1 + 1.0, n2 + 1.0]) / (n1 + n2 + 2.0)
-            assert top_two_margin(p) < 1.0
-
-
-def test_frugal_through_prequential_asks_exactly_the_uncertain_rows():
-    X, y = streams.sea(3_000, seed=3)
-    alpha = 0.3
-    model = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=50)
-    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha))
-    # replay: a fresh tree learns row by row in Python; the rule read from predict_proba_one
-    ref = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=50).prepare(X)
+def _replay(fresh, X, y, alpha):
+    """The rows the Frugal rule asks for, replayed in Python: a fresh tree learns row by row,
+    the rule read from predict_proba_one."""
+    ref = fresh.prepare(X)
     asked = np.zeros(len(y), bool)
     for i in range(len(y)):
         p = np.sort(ref.predict_proba_one(X[i]))[::-1]
         if p[0] - p[1] < alpha:
             asked[i] = True
             ref.learn_one(X[i], int(y[i]))
+    return asked
+
+
+@pytest.mark.parametrize("leaves", ["laplace", "mc", "nb", "nba"])
+def test_frugal_through_prequential_asks_exactly_the_uncertain_rows(leaves):
+    """Count leaves (Laplace, MC) take the kernel's count path, naive-Bayes leaves the general
+    strategy path (their probabilities are not count fractions); each against a replay."""
+    X, y = streams.sea(3_000, seed=3)
+    alpha = 0.3
+    model = HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50)
+    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha))
+    asked = _replay(HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50), X, y, alpha)
     assert np.array_equal(res.queried.astype(bool), asked)
-    assert res.labels_used == asked.sum() < len(y)
+    assert 0 < res.labels_used == asked.sum() < len(y)
 
 
 # ----------------------------------------------------------------------------- alpha = 1

@@ -22,8 +22,7 @@ from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate,
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (attempt_split, detect_drift, due_for_split, frugal_label, leaf_predict,
                     learn_along_path, observe, prune_and_refill, query_label,
-                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors,
-                    top_two_counts)
+                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -157,18 +156,23 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         mc_pred = 0
         nb_pred = 0
         conf = -1.0
+        first = 0.0
+        second = 0.0
+        total = 0.0
         if predicting:
             # one copy of the predictor in the loop (compile time): a second pass only when
             # learning routes an unseen nominal code to its own, still empty branch, whose
             # predictors are the ones scored
             for rep in range(2):
-                p_rep, mc_pred, nb_pred = leaf_predict(class_counts, stats_slot, mc_correct,
-                                                       nb_correct, g_w, g_mean, g_m2, nom,
-                                                       nom_w, nom_index, nom_card, leaf, X, i,
-                                                       mode, nb_threshold, need_probs and rep == 0,
-                                                       out, buf)
-                if rep == 0:
+                p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf = leaf_predict(
+                    class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
+                    nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
+                    need_probs and rep == 0, out, buf)
+                if rep == 0:   # the predicting leaf: its counts for the Frugal step
                     p = p_rep
+                    first = n_1
+                    second = n_2
+                    total = n_leaf
                     conf = out[p]
                     if want_pred:
                         pred[i] = p
@@ -190,7 +194,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         if control is not None:
             if rng is None:   # 003's Frugal on count leaves: no strategy call compiled in
-                first, second, total = top_two_counts(class_counts, leaf)
                 labelled, from_random = frugal_label(counters, code, budget, alpha, first,
                                                      second, total, K, laplace)
             else:

@@ -18,7 +18,7 @@ things break that, each measured on SEA (200,000 rows, 0.04 s for the loop writt
 passing the named tuple (a pair for each of its ~25 arrays per instance: 0.35 s); an array whose
 last use sits inside a branch (the drop is split over several paths: 0.055 s; a Frugal step that
 read the leaf's counts only where the budget admitted a query cost the Frugal tree 10% on
-500,000 SEA rows, so :func:`top_two_counts` reads them on every row); and numba's
+500,000 SEA rows, so :func:`leaf_predict` hands it them); and numba's
 Python error model, which gives every float division a path that raises ZeroDivisionError and
 leaves the loop without the drop (the kernel is compiled with ``error_model="numpy"``: no
 division in the steps can have a zero divisor, each is guarded by the quantity it divides by).
@@ -112,13 +112,20 @@ def nb_log_score(ck, inv_total, piv, lpiv, n_gauss, quad):
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs, out,
                  buf):
-    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction); with
-    ``need_probs`` the class probabilities go to ``out`` (``buf`` is scratch)."""
+    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
+    leaf's two largest counts and their total); with ``need_probs`` the class probabilities go
+    to ``out`` (``buf`` is scratch).  (The counts are for 003's Frugal step; where the loop
+    does not use them numba drops their computation.)"""
     K = class_counts.shape[1]
     d = X.shape[1]
     total = 0.0
+    first = -1.0
+    second = -1.0
     for k in range(K):
-        total += class_counts[leaf, k]
+        ck = class_counts[leaf, k]
+        total += ck
+        second = max(second, min(first, ck))   # no branch: the order of the counts is noise
+        first = max(first, ck)
     mc_pred = 0     # argmax of the counts (ties: lowest class)
     for k in range(1, K):
         if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
@@ -200,7 +207,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_index.shape[0] + nom_card.shape[0] +
             X.shape[0] + out.shape[0] + buf.shape[0])
-    return p, mc_pred, nb_pred
+    return p, mc_pred, nb_pred, first, second, total
 
 
 @inline
@@ -422,27 +429,13 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
 
 
 @inline
-def top_two_counts(class_counts, leaf):
-    """The two largest class counts at ``leaf`` and their total: (first, second, total)."""
-    first = -1.0
-    second = -1.0
-    total = 0.0
-    for k in range(class_counts.shape[1]):
-        ck = class_counts[leaf, k]
-        total += ck
-        second = max(second, min(first, ck))   # no branch: the order of the counts is noise
-        first = max(first, ck)
-    release(class_counts.shape[0])
-    return first, second, total
-
-
-@inline
 def frugal_label(counters, control_code, budget, alpha, first, second, total, K, laplace):
     """ACTIVE setting with 003's Frugal rule (ask when ``p1 - p2 < alpha``, the two largest
     class probabilities) at a leaf whose probabilities are its count fractions: the kernel
     runs this step instead of :func:`query_label` when it gets no random state (``rng=None``,
-    see :func:`workbench.core.engine.strategy_rng`).  It reads the leaf's two largest counts
-    and their total (:func:`top_two_counts`) and takes no array but the counters: a step that
+    see :func:`workbench.core.engine.strategy_rng`).  It gets the predicting leaf's two
+    largest counts and their total from :func:`leaf_predict` and takes no array but the
+    counters: a step that
     takes the tree's arrays and reads them only on some rows, or the strategy call, costs the
     loop 5-25% through the reference counts numba then keeps (measured).  Same budget rule and
     counters as :func:`query_label`.  Returns (labelled, False)."""
