@@ -217,6 +217,7 @@ def test_bad_input_gives_clear_errors():
         (dict(buffer_size=0), "buffer_size"),
         (dict(ddm_warning=3.0, ddm_drift=2.0), "ddm_drift"),
         (dict(nb_split_threshold=-1), "nb_split_threshold"),
+        (dict(nb_split_gain="exceeds"), "nb_split_gain"),
         (dict(leaf_prediction="nba"), "leaf_prediction"),
         (dict(drift_detection="yes"), "drift_detection"),
         (dict(ddm_min_instances=0), "ddm_min_instances"),
@@ -229,6 +230,22 @@ def test_bad_input_gives_clear_errors():
         learners.UFFT().fit(bad, y)
     with pytest.raises(ValueError, match="UFFT detects drift"):
         evaluate.prequential(learners.UFFT(n_classes=2), X, y, drift_detection=True)
+
+
+def test_nb_split_gain_sides():
+    """The naive-Bayes split's threshold compares on the side asked for: a gain (in bits, in
+    [0, 1] for two classes) is never below 0 nor above 1, so those make no functional node,
+    while "above" 0 lets every winning naive Bayes split."""
+    X, y = streams.waveform(30_000, seed=2)
+
+    def nb_splits(**kw):
+        model = learners.UFFT(n_classes=3, drift_detection=False, **kw).fit(X, y)
+        return model.summary()["nb_splits"]
+
+    assert nb_splits(nb_split_threshold=0.0, nb_split_gain="below") == 0
+    assert nb_splits(nb_split_threshold=1.0, nb_split_gain="above") == 0
+    assert nb_splits(nb_split_threshold=0.0, nb_split_gain="above") > 0
+    assert nb_splits(nb_split_threshold=1.0, nb_split_gain="below") > 0
 
 
 def test_same_seed_same_model_and_pickle():

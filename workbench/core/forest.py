@@ -93,7 +93,8 @@ FP_DRIFT_LEVEL = 3  # drift level: p + s > p_min + FP_DRIFT_LEVEL * s_min
 FP_NB_SPLITS = 4  # 1: functional (naive-Bayes) inner nodes allowed
 FP_NB_THRESHOLD = 5  # a naive-Bayes split needs its gain below this (see UFFT's docstring)
 FP_K = 6  # classes of the problem
-N_FPARAMS = 7
+FP_NB_ABOVE = 7  # 1: the naive-Bayes split needs its gain above FP_NB_THRESHOLD instead
+N_FPARAMS = 8
 
 
 class ForestState(NamedTuple):
@@ -366,7 +367,8 @@ def forest_attempt(T, C, F, leaf, root, r, merits, cuts, post):
     """UFFT's expansion test at a leaf (002):
 
     1. a scoring leaf's naive-Bayes attribute wins if its gain beats the best single attribute's
-       by the Hoeffding epsilon of the table's weight and stays below ``FP_NB_THRESHOLD``;
+       by the Hoeffding epsilon of the table's weight and stays below ``FP_NB_THRESHOLD``
+       (above it with ``FP_NB_ABOVE``);
     2. else the best attribute splits if its gain is positive and beats the second best by
        epsilon (VFDT);
     3. else, a tie: the leaf starts scoring its naive Bayes (if functional nodes are on), and
@@ -381,7 +383,9 @@ def forest_attempt(T, C, F, leaf, root, r, merits, cuts, post):
         g_nb, n_nb = nb_table_gain(T, C, F, leaf, post)
         if n_nb > 0.0:
             eps_nb = split_epsilon(T, C, leaf, n_nb)
-            if g_nb - g_best > eps_nb and g_nb < F.fparams[FP_NB_THRESHOLD]:
+            thr = F.fparams[FP_NB_THRESHOLD]
+            on_side = g_nb > thr if F.fparams[FP_NB_ABOVE] > 0 else g_nb < thr
+            if g_nb - g_best > eps_nb and on_side:
                 if nb_split(T, C, F, leaf, post):
                     F.counters[F_NB_SPLITS] += 1
                     split_children_from_memory(T, C, F, leaf, root, r)

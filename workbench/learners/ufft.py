@@ -123,6 +123,8 @@ class UFFT(BaseTree):
       that compares the gain with the threshold; its argument ("if the naive Bayes predictions
       are accurate the gain is high, and then there is no need to expand the leaf") says
       *below*: a leaf whose naive Bayes is already accurate keeps predicting with it.
+      ``nb_split_gain="above"`` takes the other reading (the gain must exceed the threshold),
+      so the two can be compared.
     * **Short-term memory** of the last ``buffer_size`` instances (a ring buffer,
       :mod:`workbench.core.memory`, shared by all trees): new leaves start from the remembered
       instances of their pair that reach them.
@@ -145,6 +147,7 @@ class UFFT(BaseTree):
                                         of a split with a grace period's worth of instances
     nb_split_threshold        0.5       bits; a naive Bayes better than ~89% on a balanced
                                         pair (gain 0.5) is left to predict at the leaf
+    nb_split_gain             "below"   the paper's argument (see functional inner nodes)
     ddm_min_instances         30        DDM (Gama et al. 2004; MOA)
     ddm_warning, ddm_drift    2, 3      DDM's levels, as 002 states them
     leaf_prediction           "nb"      002: naive Bayes leaves
@@ -181,6 +184,7 @@ class UFFT(BaseTree):
         tau=0.05,
         buffer_size=1000,
         nb_split_threshold=0.5,
+        nb_split_gain="below",
         nb_splits=True,
         drift_detection=True,
         ddm_min_instances=30,
@@ -206,6 +210,7 @@ class UFFT(BaseTree):
         self.class_names = class_names
         self.buffer_size = buffer_size
         self.nb_split_threshold = nb_split_threshold
+        self.nb_split_gain = nb_split_gain
         self.nb_splits = nb_splits
         self.drift_detection = drift_detection
         self.ddm_min_instances = ddm_min_instances
@@ -226,6 +231,13 @@ class UFFT(BaseTree):
         p = super()._validated(n_features, n_classes, categories)
         p.buffer_size = check_positive_int(self.buffer_size, "buffer_size")
         p.nb_split_threshold = _check_real(self.nb_split_threshold, "nb_split_threshold", 0.0)
+        if self.nb_split_gain not in ("below", "above"):
+            raise ValueError(
+                "nb_split_gain must be 'below' (a naive-Bayes split needs its gain below "
+                "nb_split_threshold, the paper's argument) or 'above'; got "
+                f"{self.nb_split_gain!r}"
+            )
+        p.nb_split_above = self.nb_split_gain == "above"
         p.ddm_min_instances = check_positive_int(self.ddm_min_instances, "ddm_min_instances")
         p.ddm_warning = _check_real(self.ddm_warning, "ddm_warning", 0.0, lo_open=True)
         p.ddm_drift = _check_real(self.ddm_drift, "ddm_drift", 0.0, lo_open=True)
@@ -266,6 +278,7 @@ class UFFT(BaseTree):
         F.fparams[fo.FP_DRIFT_LEVEL] = q.ddm_drift
         F.fparams[fo.FP_NB_SPLITS] = 1.0 if q.nb_splits else 0.0
         F.fparams[fo.FP_NB_THRESHOLD] = q.nb_split_threshold
+        F.fparams[fo.FP_NB_ABOVE] = 1.0 if q.nb_split_above else 0.0
         F.fparams[fo.FP_K] = K
         self._forest = F
         return self
@@ -524,7 +537,8 @@ class UFFT(BaseTree):
         if F.nb_on[leaf]:
             text += (
                 f"; scoring its naive Bayes since a tie: gain {g_nb:.4f} over {n_nb:g} "
-                f"instances (epsilon {eps_nb:.4f}, threshold {self._p.nb_split_threshold:g})"
+                f"instances (epsilon {eps_nb:.4f}, must be "
+                f"{'above' if self._p.nb_split_above else 'below'} {self._p.nb_split_threshold:g})"
             )
         return text
 
