@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from ..active.strategies import FRUGAL, S_ALPHA
-from .params import (LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK,
-                     P_UPDATE, UPDATE_PATH)
+from .params import (LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD,
+                     P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
