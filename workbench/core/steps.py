@@ -81,11 +81,10 @@ def gauss_term(w, m2, diff, quad, piv, lpiv, n_gauss, renorm):
     ``w``, sum of squared deviations ``m2``, and the row lies ``diff`` from its mean.  The
     squared z-score goes into ``quad``, 1/variance into the product ``piv`` (renormalised into
     ``lpiv`` when it leaves [1e-50, 1e50]), so a score costs one logarithm.  Callers pass
-    ``renorm`` as a constant: False leaves the renormalising out (and with it a call inside the
-    caller's loop, which costs the loop registers), for a caller that checks the range itself
-    (:func:`nb_pair_sums`).  A Gaussian with no spread is a point mass.  Returns the updated
-    (quad, piv, lpiv, n_gauss) and True when the class gets probability 0 (no weight, or off
-    the point mass)."""
+    ``renorm`` as a constant: False leaves the renormalising, and with it the call to ``log``,
+    out of the caller's loop, for a caller that checks the range itself (:func:`nb_pair_sums`).
+    A Gaussian with no spread is a point mass.  Returns the updated (quad, piv, lpiv, n_gauss)
+    and True when the class gets probability 0 (no weight, or off the point mass)."""
     dead = False
     if w > 1.0 and m2 > 0.0:   # the common case first
         inv_var = (w - 1.0) / m2   # z^2 = diff^2 / var, var = m2 / (w - 1): one division
