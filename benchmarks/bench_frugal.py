@@ -41,6 +41,9 @@ from workbench import evaluate, learners, streams  # noqa: E402
 STREAMS = {"sea": (500_000, 50_000), "electricity": (None, None)}
 WARMUP_ROWS = 2_000
 KINDS = ("HoeffdingTree(laplace)", "FrugalHoeffdingTree(alpha=1)")
+#: "no measurable cost": within what separates two runs of the same code here (bench_ab's
+#: round-by-round ratios of identical code span about 0.97-1.03)
+NOISE = 1.03
 
 
 def load(name: str, n: int | None):
@@ -99,7 +102,7 @@ def main(argv=None) -> int:
             print(f"{name:12s} {kind:30s} n={n:>7,} cpu {min(cpu[kind]):.4f}s ratio {rc:.3f}"
                   f" identical={same}", flush=True)  # fmt: skip
     info_m["loadavg_end"] = C.loadavg()
-    verdict = "met" if worst <= 1.10 else "NOT met"
+    verdict = "met" if worst <= NOISE else "NOT met"
     md = [
         "# Frugal Hoeffding tree (alpha = 1) throughput against HoeffdingTree(laplace)",
         "",
@@ -129,7 +132,8 @@ def main(argv=None) -> int:
             table,
         ),  # fmt: skip
         "",
-        f"Target (the Frugal rule adds no measurable cost: ratio within 1.10): **{verdict}**; "
+        f"Target (the Frugal rule adds no measurable cost: ratio within {NOISE:.2f}, the spread of "
+        f"two runs of the same code here): **{verdict}**; "
         f"the largest CPU-time ratio is {worst:.3f}.",
         "",
     ]
