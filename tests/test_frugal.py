@@ -98,6 +98,14 @@ def test_frugal_decides_with_the_predicting_leaf_on_nominal_data():
     assert 0 < res.labels_used < len(y)
 
 
+def test_laplace_margin_never_reaches_one():
+    # (n1 - n2) / (n + K) < 1 for any counts: alpha = 1 asks for every label
+    for n1 in range(0, 200, 7):
+        for n2 in range(0, n1 + 1, 5):
+            p = np.array([n1 + 1.0, n2 + 1.0]) / (n1 + n2 + 2.0)
+            assert top_two_margin(p) < 1.0
+
+
 def _replay(fresh, X, y, alpha):
     """The rows the Frugal rule asks for, replayed in Python: a fresh tree learns row by row,
     the rule read from predict_proba_one."""
