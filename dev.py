@@ -8,7 +8,8 @@
                            quick mode) and build the static HTML book in _build/book/html
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of compiled kernels (it can go stale
-                           after edits to workbench/core/; the next use recompiles)
+                           after edits to workbench/core/; the next use recompiles; lab, test
+                           and book do this by themselves when a source file has changed)
 
 Only a Python 3.11+ interpreter is needed to start: the script makes a virtual environment
 in ``.venv`` next to itself, installs the package with its extras into it, and installs the
@@ -186,8 +187,44 @@ def write_lab_settings(prefix: Path = VENV) -> Path:
     return path
 
 
+#: where the hash of the sources the numba cache was built from is kept
+KERNEL_STAMP = ROOT / "workbench" / "__pycache__" / "kernel-sources.sha256"
+
+
+def kernel_sources_hash(root: Path = ROOT) -> str:
+    """A hash of every ``.py`` file under ``root/workbench``.  numba's cache checks only the
+    timestamp of the file that defines a kernel, not of the files whose functions it inlines
+    (the steps in ``workbench/core/steps.py``), so after a ``git pull`` that changed only
+    those it would load kernels compiled from the old code."""
+    h = hashlib.sha256()
+    for path in sorted((Path(root) / "workbench").rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def drop_stale_kernels(root: Path = ROOT, stamp: Path | None = None) -> bool:
+    """Delete numba's cache when the sources changed since it was built (or when no stamp
+    says what it was built from); record the current hash.  Returns True if it deleted."""
+    stamp = Path(root) / KERNEL_STAMP.relative_to(ROOT) if stamp is None else stamp
+    current = kernel_sources_hash(root)
+    if stamp.is_file() and stamp.read_text().strip() == current:
+        return False
+    n = clean_numba_cache(root, os.environ.get("NUMBA_CACHE_DIR"))
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(current + "\n")
+    if n:
+        say(
+            f"the workbench's sources changed since its kernels were compiled: removed {n} "
+            "cached kernel files"
+        )
+    return n > 0
+
+
 def precompile() -> None:
-    """numba compiles each kernel on first use; do it now, not in the first notebook cell."""
+    """numba compiles each kernel on first use; do it now, not in the first notebook cell
+    (after dropping a cache built from other sources)."""
+    drop_stale_kernels()
     run([PY, "-m", "workbench.precompile"])
 
 

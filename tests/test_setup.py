@@ -108,6 +108,28 @@ def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monk
     assert "clean" in dev.COMMANDS and "dev.py clean" in dev.__doc__
 
 
+def test_set_up_drops_kernels_compiled_from_other_sources(tmp_path, monkeypatch):
+    """numba's cache checks only the timestamp of a kernel's own file, not of the steps it
+    inlines; so the set-up (lab, test, book) deletes the cache when any workbench source
+    changed since the last set-up, and keeps it otherwise."""
+    dev = _load_dev()
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    root = tmp_path / "repo"
+    steps = root / "workbench" / "core" / "steps.py"
+    kernel = root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc"
+    stamp = root / "workbench" / "__pycache__" / "kernel-sources.sha256"
+    for path in (steps, kernel):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = 1\n")
+    assert dev.drop_stale_kernels(root, stamp)  # no stamp yet: the cache's origin is unknown
+    assert not kernel.exists() and stamp.is_file()
+    kernel.write_text("compiled")
+    assert not dev.drop_stale_kernels(root, stamp) and kernel.exists()  # same sources: kept
+    steps.write_text("x = 2\n")  # an edit to an inlined step only
+    assert dev.drop_stale_kernels(root, stamp) and not kernel.exists()
+    assert dev.kernel_sources_hash(root) == stamp.read_text().strip()
+
+
 def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
     """`dev.py test` runs `ruff check .` first; a lint error fails the command before pytest."""
     dev = _load_dev()
