@@ -434,10 +434,9 @@ def frugal_label(counters, control_code, budget, alpha, first, second, total, K,
     runs this step instead of :func:`query_label` when it gets no random state (``rng=None``,
     see :func:`workbench.core.engine.strategy_rng`).  It gets the predicting leaf's two
     largest counts and their total from :func:`leaf_predict` and takes no array but the
-    counters: a step that
-    takes the tree's arrays and reads them only on some rows, or the strategy call, costs the
-    loop 5-25% through the reference counts numba then keeps (measured).  Same budget rule and
-    counters as :func:`query_label`.  Returns (labelled, False)."""
+    counters: a step that takes the tree's arrays and reads them only on some rows, or the
+    strategy call, cost the loop 5-25% (measured; numba's reference counting is the likely
+    cause).  Same budget rule and counters as :func:`query_label`.  Returns (labelled, False)."""
     counters[C_SEEN] += 1
     labelled = control_code < 0
     if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
@@ -514,7 +513,7 @@ def nb_pair_pass(g_w, g_mean, g_m2, s, X, i, dead0, dead1, renorm):
     the features (two independent chains of sums, each feature read once); a class that starts
     dead is skipped.  Without ``renorm`` (a constant) the products of inverse variances are not
     renormalised, and ``wide`` reports whether either left [1e-50, 1e50] on the way (kept as
-    the smallest and largest partial product: a min and a max per term, no comparison).
+    the smallest and largest partial product: a min and a max per term, not a branch).
     Returns (q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1, dead1, wide)."""
     q0 = 0.0
     piv0 = 1.0
