@@ -934,34 +934,13 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         """The path of x with each node's test and counts, and at the leaf the best and
         second-best candidate splits, their gains, the Hoeffding epsilon, and one sentence on
         why the leaf has or has not split yet."""
-        from ..core.routing import walk  # jitted; imported here to keep start-up light
-
         X = self._row(x)
         T = self._state
-        ex = Explanation()
-        path = np.full(self.depth + 2, -1, np.int64)
-        node, length = walk(T, X, 0, False, path)
-        for i in range(length - 1):
-            u, child = int(path[i]), int(path[i + 1])
-            b = int(np.flatnonzero(T.children[u] == child)[0])
-            ex.path.append(
-                {
-                    "node": u,
-                    "depth": int(T.depth[u]),
-                    "n": float(T.class_counts[u].sum()),
-                    "counts": T.class_counts[u].copy(),
-                    "test": self.describe_test(u),
-                    "outcome": self.describe_test(u, b),
-                    "branch": b,
-                    "reeval": self._reeval_report(u),
-                }
-            )
-        ex.leaf = int(node)
-        ex.class_counts = T.class_counts[node].copy()
-        ex.proba = self.predict_proba(X)[0]
+        ex, node = self._explain_path(X)
+        for step in ex.path:
+            step["reeval"] = self._reeval_report(step["node"])
         ex.prediction = int(np.argmax(ex.proba))
         ex.predictor = self._predictor_used(node)
-        ex.n = float(ex.class_counts.sum())
         ex.since_last_test = ex.n - float(T.last_eval[node])
         ex.grace_period = float(self._p.grace_period)
         ex.tau = self._p.tau
@@ -978,6 +957,36 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         self._decision_quantity(ex, outcome)
         ex.reason = self._reason(ex, outcome)
         return ex
+
+    def _explain_path(self, X) -> tuple[Explanation, int]:
+        """An Explanation of the one row X with its path filled in (each inner node's test,
+        counts and the branch taken) and its leaf's counts, probabilities and weight; returns
+        it and the leaf."""
+        from ..core.routing import walk  # jitted; imported here to keep start-up light
+
+        T = self._state
+        ex = Explanation()
+        path = np.full(self.depth + 2, -1, np.int64)
+        node, length = walk(T, X, 0, False, path)
+        for i in range(length - 1):
+            u, child = int(path[i]), int(path[i + 1])
+            b = int(np.flatnonzero(T.children[u] == child)[0])
+            ex.path.append(
+                {
+                    "node": u,
+                    "depth": int(T.depth[u]),
+                    "n": float(T.class_counts[u].sum()),
+                    "counts": T.class_counts[u].copy(),
+                    "test": self.describe_test(u),
+                    "outcome": self.describe_test(u, b),
+                    "branch": b,
+                }
+            )
+        ex.leaf = int(node)
+        ex.class_counts = T.class_counts[node].copy()
+        ex.proba = self.predict_proba(X)[0]
+        ex.n = float(ex.class_counts.sum())
+        return ex, int(node)
 
     def _decision_quantity(self, ex: Explanation, outcome: int) -> None:
         """Labels of the quantity and threshold the kernel's rule returned (``ex.quantity``,

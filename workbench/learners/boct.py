@@ -304,37 +304,15 @@ class BOCT(BaseTree):
     def explain_one(self, x):
         """The path of x, and at its leaf the best test of the exhaustive search with the two
         numbers of the rule (``quantity`` must exceed ``threshold`` for the test to go in)."""
-        from ..core.routing import walk
         from ..core.rules import RULE_LABELS
-        from .base import Explanation
 
         X = self._row(x)
         if not np.isfinite(X).all():
             raise ValueError("x holds NaN or infinite values; BOCT needs finite values")
         T = self._state
-        ex = Explanation()
-        path = np.full(self.depth + 2, -1, np.int64)
-        node, length = walk(T, X, 0, False, path)
-        for i in range(length - 1):
-            u, child = int(path[i]), int(path[i + 1])
-            b = int(np.flatnonzero(T.children[u] == child)[0])
-            ex.path.append(
-                dict(
-                    node=u,
-                    depth=int(T.depth[u]),
-                    n=float(T.class_counts[u].sum()),
-                    counts=T.class_counts[u].copy(),
-                    test=self.describe_test(u),
-                    outcome=self.describe_test(u, b),
-                    branch=b,
-                )
-            )
-        ex.leaf = int(node)
-        ex.class_counts = T.class_counts[node].copy()
-        ex.proba = self.predict_proba(X)[0]
+        ex, node = self._explain_path(X)
         ex.prediction = int(ex.class_counts[1] >= ex.class_counts[0])
         ex.predictor = "majority label (a tie predicts 1, 001's round operator)"
-        ex.n = float(ex.class_counts.sum())
         ex.active = True
         code = int(self._config.params[P_SPLIT_RULE])
         ex.rule, ex.quantity_label, ex.threshold_label = RULE_LABELS[code]
