@@ -162,6 +162,20 @@ def _split_test(T, Xt, yt, t_order, t_lo, t_hi, t_pos, t_neg, buf, node):
         t_neg[c] = (t_hi[c] - t_lo[c]) - p
 
 
+@njit(cache=True, inline="always")
+def _offer(b, s, best, pick, n_ties):
+    """Candidate s, with score b, for the pick of the largest score with ties broken uniformly
+    at random (reservoir: the k-th candidate tied at the top takes the pick with probability
+    1/k).  Returns the new (best, pick, n_ties)."""
+    if b > best:
+        return b, s, 1
+    if b == best:
+        n_ties += 1
+        if np.random.randint(n_ties) == 0:
+            pick = s
+    return best, pick, n_ties
+
+
 @njit(cache=True)
 def _pick_leaf_eq7(T, S, qt):
     """Fig. 4: the leaf with the largest eq. (7) bound among leaves with unlabelled rows (ties at
@@ -173,14 +187,7 @@ def _pick_leaf_eq7(T, S, qt):
         if T.kind[s] != st.LEAF or S.n_unlabelled[s] <= 0:
             continue
         b = risk_bound(qt, int(T.class_counts[s, 1]), int(T.class_counts[s, 0]), S.node_w[s])
-        if b > best:
-            best = b
-            pick = s
-            n_ties = 1
-        elif b == best:
-            n_ties += 1
-            if np.random.randint(n_ties) == 0:
-                pick = s
+        best, pick, n_ties = _offer(b, s, best, pick, n_ties)
     return pick
 
 
@@ -499,14 +506,7 @@ def toy_batch(W, m1, mu, depth, learner, bp, qt, fixed_depth, n_labels, seeds, t
                     if depth[s] != fixed_depth:
                         continue
                     b = regret_bound(qt, cnt[s, 1], cnt[s, 0], W[s])
-                    if b > best:
-                        best = b
-                        pick = s
-                        n_ties = 1
-                    elif b == best:
-                        n_ties += 1
-                        if np.random.randint(n_ties) == 0:
-                            pick = s
+                    best, pick, n_ties = _offer(b, s, best, pick, n_ties)
                 _toy_label(pick, W, mu, cnt, first_leaf)
             else:
                 if learner == BOCT_AL:
@@ -517,14 +517,7 @@ def toy_batch(W, m1, mu, depth, learner, bp, qt, fixed_depth, n_labels, seeds, t
                         if installed[s] == 1 or (s > 0 and installed[(s - 1) // 2] == 0):
                             continue
                         b = risk_bound(qt, cnt[s, 1], cnt[s, 0], W[s])
-                        if b > best:
-                            best = b
-                            pick = s
-                            n_ties = 1
-                        elif b == best:
-                            n_ties += 1
-                            if np.random.randint(n_ties) == 0:
-                                pick = s
+                        best, pick, n_ties = _offer(b, s, best, pick, n_ties)
                     cell = _toy_label(pick, W, mu, cnt, first_leaf)
                 else:
                     cell = _toy_label(0, W, mu, cnt, first_leaf)
