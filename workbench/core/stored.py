@@ -435,8 +435,7 @@ def replay_tree(T, S):
     labelled counts): a ``partial_fit`` that adds rows builds a store and replays the tree."""
     root = T.meta[M_ROOT]
     n = S.X.shape[0]
-    S.lo[root] = 0
-    S.hi[root] = n
+    store_root(T, S)
     stack = np.empty(T.kind.shape[0] + 1, np.int64)
     top = 0
     stack[top] = root
@@ -444,16 +443,6 @@ def replay_tree(T, S):
     while top > 0:
         top -= 1
         s = stack[top]
-        if s == root:
-            w = 0.0
-            unl = 0
-            for i in range(n):
-                S.leaf[i] = root
-                w += S.w[i]
-                if S.y[i] < 0:
-                    unl += 1
-            S.node_w[root] = w
-            S.n_unlabelled[root] = unl
         if T.kind[s] == LEAF:
             continue
         partition(T, S, s, T.feature[s], T.threshold[s])
