@@ -613,19 +613,23 @@ def toy_runs(
     return risk, leaves
 
 
+#: the learners of 001's Fig. 5 on the toy problem: name -> toy_runs arguments
+TOY_LEARNERS = {
+    "BOCT": dict(learner="BOCT"),
+    "BOCT-AL": dict(learner="BOCT-AL"),
+    "mbinomial_8": dict(learner="mbinomial", partition_depth=3),
+    "mbinomial_64": dict(learner="mbinomial", partition_depth=6),
+    "Hoeffding": dict(learner="Hoeffding"),
+}
+
+
 def toy_curves(learners=None, *, n_runs=100, n_labels=1000, seed=0, **kwargs):
     """Mean exact true risk against labels on the toy problem (001 Fig. 5), a tidy DataFrame.
 
     ``learners``: ``{name: dict(learner=..., delta=..., delta2=..., partition_depth=...)}``;
     default: BOCT, BOCT-AL, mbinomial_8, mbinomial_64 and the Hoeffding baseline at 0.05."""
     if learners is None:
-        learners = {
-            "BOCT": dict(learner="BOCT"),
-            "BOCT-AL": dict(learner="BOCT-AL"),
-            "mbinomial_8": dict(learner="mbinomial", partition_depth=3),
-            "mbinomial_64": dict(learner="mbinomial", partition_depth=6),
-            "Hoeffding": dict(learner="Hoeffding"),
-        }
+        learners = TOY_LEARNERS
     frames = []
     for name, spec in learners.items():
         risk, leaves = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **{**kwargs, **spec})

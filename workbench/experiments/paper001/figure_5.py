@@ -13,16 +13,9 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from ...evaluate.pool import TOY_LEARNERS as SPECS
 from ...evaluate.pool import toy_runs
 from ._common import COLOR, STYLE, sizes
-
-SPECS = {
-    "BOCT": dict(learner="BOCT"),
-    "BOCT-AL": dict(learner="BOCT-AL"),
-    "mbinomial_8": dict(learner="mbinomial", partition_depth=3),
-    "mbinomial_64": dict(learner="mbinomial", partition_depth=6),
-    "Hoeffding": dict(learner="Hoeffding"),
-}
 
 
 def grids(n):
