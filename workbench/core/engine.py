@@ -133,7 +133,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     else:
         code = int(control[A_CODE])
         budget = control[A_BUDGET]
-        alpha = sparams[S_ALPHA] if sparams.shape[0] > S_ALPHA else 1.0
+        alpha = sparams[S_ALPHA]
         ddm_mode = int(control[A_DDM])
         ddm_min = int(control[A_DDM_MIN])
         ddm_strict = control[A_DDM_STRICT] > 0

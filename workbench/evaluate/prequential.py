@@ -131,7 +131,7 @@ def prequential(
     window           width of the sliding window of ``window_curve``
     """
     from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
-    from ..core.engine import N_ACTIVE, strategy_rng
+    from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, strategy_rng
 
     if (
         getattr(model, "n_classes", 0) is None
@@ -183,7 +183,7 @@ def prequential(
         ddm[2:] = np.inf
         active = (
             control,
-            strat.params if strat else np.zeros(4),
+            strat.params if strat else np.zeros(N_SPARAMS_MAX),
             strat.state if strat else np.ones(1),
             # 003's Frugal rule on count leaves gets None: the loop's variant that decides
             # from the counts, without the strategy call (workbench.core.engine.strategy_rng)
