@@ -50,7 +50,7 @@ def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
     """The kernel's Frugal step decides from the counts without a division where the answer is
     clear (steps.count_margin_below); it must answer as the probabilities do, including the
     rows where the margin is alpha up to rounding (first - second = alpha * m exactly)."""
-    from workbench.core.steps import count_margin_below
+    from workbench.core.steps import count_margin_below, frugal_limits
 
     rng = np.random.default_rng(11)
     cases = []
@@ -68,6 +68,14 @@ def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
         for _ in range(300):
             k = int(rng.integers(2, 6))
             cases.append((alpha, rng.integers(0, 60, size=k).astype(float)))
+        # more than two classes with the others tied: the first test's bound on the gap,
+        # (K first - total) / (K - 1), is then the gap itself, here exactly alpha * m
+        for k in (3, 4):
+            for low in range(60):
+                prior_k = k if laplace else 0
+                f = (low + alpha * ((k - 1) * low + prior_k)) / (1 - alpha) if alpha < 1 else -1
+                if f == int(f) and f >= low:
+                    cases.append((alpha, np.array([f] + [low] * (k - 1), float)))
     cases.append((0.5, np.zeros(3)))  # MC with no counts: margin 0
     n_boundary = 0
     for alpha, counts in cases:
@@ -75,9 +83,19 @@ def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
         top = np.sort(counts)[::-1]
         m = counts.sum() + k if laplace else counts.sum()
         n_boundary += m > 0 and (top[0] - top[1]) == alpha * m
-        got = count_margin_below(top[0], top[1], m, 1.0 if laplace else 0.0, k, alpha)
+        got = count_margin_below(top[0], top[1], counts.sum(), frugal_limits(alpha, k, laplace))
         assert got == _probability_rule(counts, laplace, alpha), (alpha, counts)
     assert n_boundary > 50  # the boundary is exercised, not only the clear cases
+    # ... including boundary leaves of more than two classes whose other classes are tied
+    tied = [c for _, c in cases if c.shape[0] > 2 and np.all(c[1:] == c[1])]
+    assert (
+        sum(
+            (c[0] - c[1]) == a * (c.sum() + (c.shape[0] if laplace else 0))
+            for a, c in cases
+            if any(c is t for t in tied)
+        )
+        > 10
+    )
 
 
 def test_frugal_decides_with_the_predicting_leaf_on_nominal_data():
@@ -130,6 +148,31 @@ def test_frugal_through_prequential_asks_exactly_the_uncertain_rows(leaves):
     asked = _replay(HoeffdingTree(3, 2, leaf_prediction=leaves, grace_period=50), X, y, alpha)
     assert np.array_equal(res.queried.astype(bool), asked)
     assert 0 < res.labels_used == asked.sum() < len(y)
+
+
+def test_frugal_budget_caps_the_queries_as_a_replay_does():
+    """With a budget the rule may ask only while queried + 1 <= budget * seen (000's Algorithm
+    3).  The kernel keeps the two counters in registers and writes them back when it stops;
+    it stops to grow the tree's arrays several times on this stream, so each stretch must start
+    from the counts the last one left."""
+    X, y = streams.sea(20_000, seed=5)
+    alpha, budget = 0.9, 0.5
+    kw = dict(leaf_prediction="laplace", grace_period=20, tau=0.2)
+    model = HoeffdingTree(3, 2, **kw)
+    res = evaluate.prequential(model, X, y, strategy=active.Frugal(alpha, budget=budget))
+    assert model._state.kind.shape[0] > 64  # the arrays grew: the kernel stopped and resumed
+    ref = HoeffdingTree(3, 2, **kw).prepare(X)
+    asked = np.zeros(len(y), bool)
+    queried = 0
+    for i in range(len(y)):
+        p = np.sort(ref.predict_proba_one(X[i]))[::-1]
+        if queried + 1 <= budget * (i + 1) and p[0] - p[1] < alpha:
+            asked[i] = True
+            queried += 1
+            ref.learn_one(X[i], int(y[i]))
+    assert np.array_equal(res.queried.astype(bool), asked)
+    assert res.labels_used == queried
+    assert queried / len(y) == pytest.approx(budget, abs=0.01)  # the budget binds
 
 
 # ----------------------------------------------------------------------------- alpha = 1

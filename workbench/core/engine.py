@@ -13,16 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..active.strategies import FRUGAL, S_ALPHA
+from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
 from .params import (LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD,
                      P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (attempt_split, detect_drift, due_for_split, frugal_label, leaf_predict,
-                    learn_along_path, observe, prune_and_refill, query_label,
-                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
+from .steps import (attempt_split, count_margin_below, detect_drift, due_for_split, frugal_label,
+                    frugal_limits, leaf_predict, learn_along_path, observe, prune_and_refill,
+                    query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
+                    score_predictors)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -64,8 +65,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             errors of labelled instances feed it and a drift resets the tree.  ``counters``
             (``C_*``) accumulate; ``queried[i]`` (if non-empty) is 1 for a labelled row.
             ``rng=None`` (003's Frugal, code ``FRUGAL``, at leaves whose probabilities are
-            count fractions: see :func:`strategy_rng`) compiles a variant that decides from
-            the leaf's counts with ``steps.frugal_label`` instead of the strategy call.
+            count fractions: see :func:`strategy_rng`) compiles a variant without the strategy
+            call: the margin is tested on the leaf's counts where it predicts
+            (``steps.count_margin_below``), and ``steps.frugal_label`` applies the budget to
+            copies of the counters kept in registers (written back before returning).
     path    None: only the leaf learns (VFDT; numba compiles this variant without the path
             code), or an int64 buffer of at least the node capacity: every node on the path
             learns, and inner nodes are re-evaluated (HATT, ``P_UPDATE = UPDATE_PATH``)
@@ -141,12 +144,18 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     # the class probabilities, not only the argmax: asked for, or read by a strategy (not by
     # the Frugal variant, which reads the counts)
     need_probs = want_proba or (code >= 0 and rng is not None)
-    laplace = mode == LEAF_LAPLACE
+    # the Frugal variant's constants, and its counters (kept here, in registers: steps.frugal_label)
+    limits = frugal_limits(alpha, K, mode == LEAF_LAPLACE)
+    n_seen = counters[C_SEEN]
+    n_queried = counters[C_QUERIED]
     countdown = every - start % every        # rows until the next leaves sample
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
+            if rng is None:
+                counters[C_SEEN] = n_seen
+                counters[C_QUERIED] = n_queried
             return i     # no room for a split or a new statistics slot: grow first
         # ---- route
         leaf, _depth = route_inline(kind, feature, threshold, children, n_children,
@@ -156,9 +165,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         mc_pred = 0
         nb_pred = 0
         conf = -1.0
-        first = 0.0
-        second = 0.0
-        total = 0.0
+        uncertain = False
         if predicting:
             # one copy of the predictor in the loop (compile time): a second pass only when
             # learning routes an unseen nominal code to its own, still empty branch, whose
@@ -168,11 +175,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
                     need_probs and rep == 0, out, buf)
-                if rep == 0:   # the predicting leaf: its counts for the Frugal step
+                if rep == 0:   # the predicting leaf
                     p = p_rep
-                    first = n_1
-                    second = n_2
-                    total = n_leaf
+                    if rng is None:   # 003's Frugal on count leaves: the margin test
+                        uncertain = count_margin_below(n_1, n_2, n_leaf, limits)
                     conf = out[p]
                     if want_pred:
                         pred[i] = p
@@ -192,54 +198,60 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
                                  root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
+        labelled = True
         if control is not None:
             if rng is None:   # 003's Frugal on count leaves: no strategy call compiled in
-                labelled, from_random = frugal_label(counters, code, budget, alpha, first,
-                                                     second, total, K, laplace)
+                labelled, n_seen, n_queried = frugal_label(n_seen, n_queried, budget,
+                                                           uncertain)
+                from_random = False
             else:
                 labelled, from_random = query_label(class_counts, code, budget, counters,
                                                     sparams, sstate, rng, leaf, conf, out)
-            if not labelled:
-                if want_leaves:
-                    countdown = sample_leaves(meta, leaves, countdown, every, i)
-                continue
-            if want_queried:
-                queried[i] = 1
-            if ddm_mode == 1 or (ddm_mode == 2 and from_random):
-                if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min, ddm_strict):
-                    reset_tree(T, root)
-                    leaf, _depth = route(kind, feature, threshold, children, n_children,
-                                         class_counts, root, X, i, True, None)
-                    mc_pred = -1
-                    nb_pred = -1
-        # ---- learn: along the path (HATT), then at the leaf
-        c = y[i]
-        meta[M_T] += 1
-        if path is not None:   # (pruned by numba for leaf-only learners)
-            _leaf, length = route(kind, feature, threshold, children, n_children, class_counts,
-                                  root, X, i, True, path)
-            learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w,
-                             g_mean, g_m2, g_min, g_max, X, i, c)
-        score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
-        class_counts[leaf, c] += 1.0
-        due = False
-        if active[leaf] == 1:
-            if stats_slot[leaf] < 0:
-                stats_slot[leaf] = alloc_slot(T)
-            observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, stats_slot[leaf], X,
-                    i, c)
-            due = due_for_split(class_counts, last_eval, leaf, grace)
-        # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
-        if path is not None:
-            first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
-                                     reeval_period, reeval_clock)
-            if first >= 0 and reevaluate_along_path(T, C, path, first, length, merits, cuts,
-                                                    post):
-                due = False    # the tree changed above this leaf: no attempt for this row
-        if due:
-            attempt_split(T, C, leaf, merits, cuts, post)
+            if labelled:
+                if want_queried:
+                    queried[i] = 1
+                if ddm_mode == 1 or (ddm_mode == 2 and from_random):
+                    if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min,
+                                    ddm_strict):
+                        reset_tree(T, root)
+                        leaf, _depth = route(kind, feature, threshold, children, n_children,
+                                             class_counts, root, X, i, True, None)
+                        mc_pred = -1
+                        nb_pred = -1
+        # ---- learn: along the path (HATT), then at the leaf.  (An unasked row skips the
+        # block.  With the margin tested where the leaf predicts, this ran the Frugal variant
+        # 3% faster than a test at the query step and a ``continue`` there: measured)
+        if labelled:
+            c = y[i]
+            meta[M_T] += 1
+            if path is not None:   # (pruned by numba for leaf-only learners)
+                _leaf, length = route(kind, feature, threshold, children, n_children,
+                                      class_counts, root, X, i, True, path)
+                learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
+                                 g_w, g_mean, g_m2, g_min, g_max, X, i, c)
+            score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
+            class_counts[leaf, c] += 1.0
+            due = False
+            if active[leaf] == 1:
+                if stats_slot[leaf] < 0:
+                    stats_slot[leaf] = alloc_slot(T)
+                observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, stats_slot[leaf],
+                        X, i, c)
+                due = due_for_split(class_counts, last_eval, leaf, grace)
+            # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
+            if path is not None:
+                first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
+                                         reeval_period, reeval_clock)
+                if first >= 0 and reevaluate_along_path(T, C, path, first, length, merits,
+                                                        cuts, post):
+                    due = False    # the tree changed above this leaf: no attempt for this row
+            if due:
+                attempt_split(T, C, leaf, merits, cuts, post)
         if want_leaves:
             countdown = sample_leaves(meta, leaves, countdown, every, i)
+    if rng is None:
+        counters[C_SEEN] = n_seen
+        counters[C_QUERIED] = n_queried
     return n
 
 

@@ -428,54 +428,89 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
 
 
 @inline
-def frugal_label(counters, control_code, budget, alpha, first, second, total, K, laplace):
+def frugal_label(seen, queried, budget, uncertain):
     """ACTIVE setting with 003's Frugal rule (ask when ``p1 - p2 < alpha``, the two largest
     class probabilities) at a leaf whose probabilities are its count fractions: the kernel
     runs this step instead of :func:`query_label` when it gets no random state (``rng=None``,
-    see :func:`workbench.core.engine.strategy_rng`).  It gets the predicting leaf's two
-    largest counts and their total from :func:`leaf_predict` and takes no array but the
-    counters: a step that takes the tree's arrays and reads them only on some rows, or the
-    strategy call, cost the loop 5-25% (measured; numba's reference counting is the likely
-    cause).  Same budget rule and counters as :func:`query_label`.  Returns (labelled, False)."""
-    counters[C_SEEN] += 1
-    labelled = control_code < 0
-    if not labelled and counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
-        if laplace:     # (n_k + 1) / (n + K)
-            labelled = count_margin_below(first, second, total + K, 1.0, K, alpha)
-        else:           # MC: n_k / n
-            labelled = count_margin_below(first, second, total, 0.0, K, alpha)
-    if labelled and control_code >= 0:
-        counters[C_QUERIED] += 1
-    release(counters.shape[0])
-    return labelled, False
+    see :func:`workbench.core.engine.strategy_rng`).  The loop has tested the margin where
+    the leaf predicted (``uncertain``, :func:`count_margin_below`); this step applies the
+    budget rule of :func:`query_label` (a budget of 1 admits every query: queried + 1 <= seen
+    always holds) to the kernel's local copies of the two counters, ``C_SEEN`` and
+    ``C_QUERIED``, and returns (labelled, seen, queried).
+
+    No array goes in.  Learning waits on this step's answer, and with the counters in the
+    ``counters`` array the answer also waited on their round trip through memory: that cost
+    the Frugal tree 5% on SEA at alpha = 1; in registers (the kernel writes them back before
+    it returns) they cost at most 1.5% (measured).  A step that takes the tree's arrays and
+    reads them only on some rows, or the strategy call, cost it 5-25% more (numba's
+    reference counting, module docstring)."""
+    seen += 1
+    labelled = False
+    if budget >= 1.0 or queried + 1 <= budget * seen:
+        labelled = uncertain
+    if labelled:
+        queried += 1
+    return labelled, seen, queried
+
+
+@njit(cache=True)
+def frugal_limits(alpha, K, laplace):
+    """The constants of :func:`count_margin_below` for leaves of K classes whose probabilities
+    are (n_k + 1) / (n + K) (``laplace``) or n_k / n: (alpha - 1e-14, alpha + 1e-14, what the
+    total adds up to m, the prior, alpha, K).  With one class both limits are -inf: there is
+    no second probability, the margin is infinite and never below alpha."""
+    lo, hi = alpha - 1e-14, alpha + 1e-14
+    if K < 2:
+        lo = hi = -np.inf
+    if laplace:
+        return lo, hi, float(K), 1.0, alpha, K
+    return lo, hi, 0.0, 0.0, alpha, K
 
 
 @inline
-def count_margin_below(first, second, m, prior, K, alpha):
+def count_margin_below(first, second, total, limits):
     """Is ``p1 - p2 < alpha`` at a leaf whose class probabilities are (n_k + prior) / m, given
-    its two largest counts?  The answer is, to the last bit, that of subtracting the two
+    its two largest counts and their total (m = total + K prior; ``limits`` from
+    :func:`frugal_limits`)?  The answer is, to the last bit, that of subtracting the two
     probabilities :func:`leaf_predict` writes (``top_two_margin``), without a division where
-    it is clear: the exact margin is (first - second) / m; each rounded probability, and their
-    difference, is off by at most half an ulp of a number <= 1, so the float margin lies within
-    4e-16 of the exact one, and where ``first - second`` is further than 1e-14 m from
-    ``alpha m`` (a bound that covers the rounding of ``alpha m`` too) the exact comparison is
-    the answer.  Nearer the boundary the two probabilities are computed as leaf_predict
-    computes them.  (An MC leaf with no counts has K equal probabilities, margin 0; a problem
-    with one class has no second probability, margin inf.)"""
+    it is clear.
+
+    The exact margin is (first - second) / m.  Each rounded probability, and their difference,
+    is off by at most half an ulp of a number <= 1, so the float margin lies within 4e-16 of
+    the exact one: where the gap first - second is below (alpha - 1e-14) m or above
+    (alpha + 1e-14) m, comparing counts gives the answer, and nearer the boundary
+    :func:`count_margin_exact` computes the two probabilities as leaf_predict does.
+
+    The first test needs only the largest count and the total.  The second largest count is at
+    least the mean of the other K - 1, so the gap is at most (K first - total) / (K - 1), and
+    K first - total < (K - 1)(alpha - 1e-14) m means a margin below alpha (the roundings of the
+    total and of both sides stay below 2e-15 m).  For two classes the bound is the gap itself;
+    for more it settles the leaves far from sure, every leaf at alpha = 1 among them.  It comes
+    first because learning waits on the answer: an answer that also waits for the second count
+    cost the Frugal tree 1.5-3% on SEA (measured)."""
+    lo, hi, add, prior, alpha, K = limits
+    m = total + add
+    if K * first - total < (K - 1) * (lo * m):
+        return True
     gap = first - second
-    bound = alpha * m
-    slack = 1e-14 * m
+    if gap < lo * m:
+        return True
+    if gap > hi * m:
+        return False
+    return count_margin_exact(first, second, m, prior, K, alpha)
+
+
+@njit(cache=True)
+def count_margin_exact(first, second, m, prior, K, alpha):
+    """:func:`count_margin_below` within 1e-14 m of the boundary, and at a leaf without counts:
+    from the probabilities, as :func:`leaf_predict` computes them.  (An MC leaf with no counts
+    has K equal probabilities, margin 0; a problem with one class has no second probability,
+    margin inf.)"""
     if K < 2:
-        below = False
-    elif m <= 0.0:
-        below = 0.0 < alpha
-    elif gap < bound - slack:
-        below = True
-    elif gap > bound + slack:
-        below = False
-    else:
-        below = (first + prior) / m - (second + prior) / m < alpha
-    return below
+        return False
+    if m <= 0.0:
+        return 0.0 < alpha
+    return (first + prior) / m - (second + prior) / m < alpha
 
 
 @inline
