@@ -18,8 +18,8 @@ ratio to that round's HoeffdingTree run (a paired ratio: the two runs are second
 others, gives the paired ratios of identical work; the Frugal tree's cost is measurable if its
 paired ratios lie above the control's by a one-sided Mann-Whitney U test at the 1% level
 (scipy).  The table gives both medians and their interquartile ranges.  What the control does
-not see: where the loader places the Frugal kernel's code, which moves its ratio by about 1%
-from process to process (four processes of the same code: 1.057-1.066).
+not see: where the loader places the Frugal kernel's code, which moves its ratio by 1-2% from
+process to process.
 
 Usage (from the repository root)::
 
