@@ -463,6 +463,7 @@ def moa_cli_command(arff: Path, learner_cli: str, n: int, dump: Path, jar: Path)
 def moa_cli_prequential(arff: Path, learner_cli: str, n: int, jar: Path, tag: str) -> dict:
     """MOA's own command line on the ARFF file: accuracy and MOA's reported evaluation CPU time."""
     dump = TMP / f"moa_dump_{tag}.csv"
+    TMP.mkdir(parents=True, exist_ok=True)  # git-ignored, so absent in a fresh clone
     dump.unlink(missing_ok=True)
     cmd = moa_cli_command(arff, learner_cli, n, dump, jar)
     t0 = time.perf_counter()
