@@ -2,6 +2,9 @@
 hashable labels, pandas DataFrames in, and the bad inputs a new user runs into."""
 
 import pickle
+import subprocess
+import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -40,9 +43,48 @@ LEARNERS = [
 EXPECTED_FAILURES: dict = {}
 
 
-@parametrize_with_checks(LEARNERS, expected_failed_checks=lambda est: EXPECTED_FAILURES)
+# The learners implement scikit-learn's estimator API without BaseEstimator among their bases
+# (importing sklearn.base costs a second of every start: workbench/learners/_api.py); the checks
+# say so in a UserWarning when they are collected, and then run all the same.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Estimator .* does not inherit from", UserWarning)
+    _all_checks = parametrize_with_checks(
+        LEARNERS, expected_failed_checks=lambda est: EXPECTED_FAILURES
+    )
+
+
+@_all_checks
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
+
+
+def test_learning_imports_neither_scikit_learn_nor_pandas():
+    """A learner is built, fitted, scored by prequential evaluation and asked to predict without
+    importing scikit-learn, scipy.stats or pandas (about a second of a start); scikit-learn's
+    tools still recognise it as a classifier."""
+    code = (
+        "import sys\n"
+        "from workbench import evaluate, learners, streams\n"
+        "X, y = streams.sea(300, seed=1)\n"
+        "model = learners.HoeffdingTree(grace_period=50).fit(X, y)\n"
+        "evaluate.prequential(learners.HoeffdingTree(grace_period=50), X, y)\n"
+        "model.predict(X); repr(model); model.get_params(); model.clone()\n"
+        "heavy = ['sklearn', 'scipy.stats', 'pandas', 'pyarrow']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
+    )
+    assert out.stdout.strip() == "[]", out.stdout
+    from sklearn.base import is_classifier
+    from sklearn.utils import get_tags
+
+    model = HoeffdingTree()
+    assert is_classifier(model) and get_tags(model).input_tags.allow_nan
+    assert get_tags(BOCT()).classifier_tags.multi_class is False
+    assert repr(HoeffdingTree(grace_period=100, delta=1e-3)) == (
+        "HoeffdingTree(delta=0.001, grace_period=100)"
+    )
 
 
 def test_parameters_come_from_the_signature():
