@@ -275,3 +275,48 @@ def test_reset_keeps_classes_and_columns_and_reads_new_parameters():
     assert m.categories_ == {0: ["blue", "red"]} and m.feature_names_in_.tolist() == ["colour", "x"]
     m.partial_fit(df, y)
     assert m.n_leaves == 1  # the new grace period holds
+
+
+def _bad_inputs():
+    """(what a new user tries, the call, what the ValueError must say)."""
+    X, y = streams.sea(300, seed=1)
+    X_inf = X.copy()
+    X_inf[5, 1] = np.inf
+    y_nan = y.astype(float)
+    y_nan[3] = np.nan
+    strings = np.array([["a", "b", "c"]] * 10)
+    wider = np.hstack([X, X[:, :1]])
+    words = np.where(y == 1, "up", "down")
+    return [
+        ("inf", lambda m: m.fit(X_inf, y), r"X contains infinity \(first at row 5, column 1\)"),
+        ("wrong width", lambda m: m.fit(X, y).predict(wider), r"X has 4 features, but .* 3"),
+        (
+            "unknown label",
+            lambda m: m.fit(X, y).partial_fit(X[:3], [0, 1, 2]),
+            r"label 2 at y\[2\] is outside range\(n_classes\)",
+        ),
+        (
+            "unknown word label",
+            lambda m: m.fit(X, words).partial_fit(X[:2], ["up", "sideways"]),
+            r"label 'sideways' at y\[1\] is not one of the classes \['down', 'up'\]",
+        ),
+        ("empty", lambda m: m.fit(X[:0], y[:0]), r"y is empty"),
+        ("strings", lambda m: m.fit(strings, y[:10]), r"X must be numeric"),
+        ("1-D", lambda m: m.fit(X[:, 0], y), r"X must be 2-D .*X\.reshape\(-1, 1\)"),
+        ("length mismatch", lambda m: m.fit(X, y[:-1]), r"y has 299 labels but X has 300 rows"),
+        ("float labels", lambda m: m.fit(X, y + 0.5), r"Unknown label type: continuous"),
+        ("NaN labels", lambda m: m.fit(X, y_nan), r"y contains NaN"),
+    ]
+
+
+SEVEN = [HoeffdingTree, CTree, CorrHTree, EFDT, FrugalHoeffdingTree, BOCT, UFFT]
+BAD = _bad_inputs()
+
+
+@pytest.mark.parametrize("learner", SEVEN, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("case, call, message", BAD, ids=[b[0] for b in BAD])
+def test_every_bad_input_is_a_value_error_that_names_it(learner, case, call, message):
+    """What a new user gets wrong, tried on every learner: each is a ValueError whose message
+    names the problem (never an error from inside numba, a hang or a model)."""
+    with pytest.raises(ValueError, match=message):
+        call(learner())

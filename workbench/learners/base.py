@@ -697,6 +697,10 @@ class BaseTree(ClassifierAPI):
             y_arr = y_arr.ravel()
         if y_arr.ndim != 1:
             raise ValueError(f"y must be 1-D (one label per row); got shape {y_arr.shape}")
+        if y_arr.size == 0:
+            raise ValueError(
+                "y is empty (0 labels): fit needs labelled rows of at least two classes"
+            )
         if y_arr.dtype.kind == "f" and np.isnan(y_arr).any():
             raise ValueError("y contains NaN; every instance needs a label")
         try:
