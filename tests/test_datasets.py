@@ -837,7 +837,7 @@ def test_list_datasets_names_the_sources_in_the_order_they_are_tried(mirror, mon
         d["covertype"].files[0].url,
     ]
     assert table.loc["kdd99", "sources"][0].startswith(
-        "scikit-learn sklearn.datasets.fetch_kddcup99"
+        "scikit-learn's copy for sklearn.datasets.fetch_kddcup99 "
     )
     assert table.loc["pima", "sources"][0].startswith("OpenML data id 37")
     assert table.loc["a9a", "sources"] == [" + ".join(f.url for f in d["a9a"].files)]
@@ -848,42 +848,21 @@ def test_list_datasets_names_the_sources_in_the_order_they_are_tried(mirror, mon
 # ---------------------------------------------------------------------- well-kept fetchers first
 
 
-def _kdd_for_sklearn(classes) -> bytes:
-    """KDD Cup 99 rows as the real file writes them (integers where the columns are counts),
-    which scikit-learn's parser needs."""
-    rng = np.random.default_rng(11)
-    float_cols = {24, 25, 26, 27, 28, 29, 30, 33, 34, 35, 36, 37, 38, 39, 40}
-    protos, services, flags = ["tcp", "udp", "icmp"], ["http", "smtp", "private"], ["SF", "S0"]
-    lines = []
-    for i, c in enumerate(classes):
-        cells = []
-        for j in range(41):
-            if j == 1:
-                cells.append(protos[i % 3])
-            elif j == 2:
-                cells.append(services[i % 3])
-            elif j == 3:
-                cells.append(flags[i % 2])
-            elif j in float_cols:
-                cells.append(f"{rng.integers(0, 100) / 100:.2f}")
-            else:
-                cells.append(str(int(rng.integers(0, 5000))))
-        lines.append(",".join(cells) + f",{c}.")
-    return _gz("\n".join(lines) + "\n")
-
-
-def _point_sklearn_at(monkeypatch, mirror, module: str, name: str, body: bytes, checksum=None):
-    """scikit-learn's record of a file (URL and SHA-256) pointed at the local server."""
+def _point_sklearn_at(monkeypatch, server, module: str, name: str, body: bytes, checksum=None):
+    """scikit-learn's record of a file (its URL and SHA-256) pointed at the local server, where
+    the URL redirects to another host name of the server (as figshare sends to its CDN)."""
     import importlib
 
     from sklearn.datasets._base import RemoteFileMetadata
 
     mod = importlib.import_module(module)
     old = getattr(mod, name)
-    path = f"/figshare/{old.filename}"
-    mirror.files[path] = body
+    path, cdn = f"/figshare/{old.filename}", f"/cdn/{old.filename}"
+    server.files[cdn] = body
+    port = server.server_address[1]
+    server.redirects[path] = f"http://localhost:{port}{cdn}"
     digest = checksum or hashlib.sha256(body).hexdigest()
-    monkeypatch.setattr(mod, name, RemoteFileMetadata(old.filename, mirror.url + path, digest))
+    monkeypatch.setattr(mod, name, RemoteFileMetadata(old.filename, server.url + path, digest))
     return path, digest
 
 
@@ -896,40 +875,37 @@ def _same_load(a, b):
 
 
 @pytest.mark.parametrize(
-    "name, module, archive",
+    "name, module, record",
     [
         ("covertype", "sklearn.datasets._covtype", "ARCHIVE"),
         ("kdd99", "sklearn.datasets._kddcup99", "ARCHIVE_10_PERCENT"),
         ("kdd99_full", "sklearn.datasets._kddcup99", "ARCHIVE"),
     ],
 )
-def test_scikit_learn_fetcher_comes_first_and_gives_what_the_file_gives(
-    name, module, archive, direct, monkeypatch, tmp_path
+def test_scikit_learns_copy_comes_first_checked_against_its_published_sha256(
+    name, module, record, direct, monkeypatch, tmp_path
 ):
-    """scikit-learn's fetcher (pointed at the local server, with the SHA-256 of what it serves)
-    is the first source; its rows become the same arrays as the same bytes downloaded from the
-    direct URL; no pickle it wrote stays behind; its checksum is what list_datasets shows."""
-    if name == "covertype":
-        body = FILES[_path("covertype")]
-    else:
-        body = _kdd_for_sklearn(list(REGISTRY["kdd99"].classes)[::-1] + ["normal", "smurf"])
-        direct.files[_path(name)] = body
-    path, digest = _point_sklearn_at(monkeypatch, direct, module, archive, body)
-    via_fetcher = _quiet(LOADERS[name], data_home=tmp_path / "a", return_info=True)
+    """The file at the URL scikit-learn's fetcher uses (pointed at the local server, which
+    redirects it to another host as a CDN would), checked against the SHA-256 in scikit-learn's
+    record, is the first source; it gives what the same bytes from the direct URL give."""
+    body = FILES[_path(name)]
+    path, digest = _point_sklearn_at(monkeypatch, direct, module, record, body)
+    via_sklearn = _quiet(LOADERS[name], data_home=tmp_path / "a", return_info=True)
     assert path in direct.hits and _path(name) not in direct.hits
-    info = via_fetcher[2]
-    assert info.params["loaded_from"].startswith("scikit-learn fetch_")
-    assert list(info.params["sha256"].values()) == [digest]
-    assert "published in scikit-learn's source" in info.params["checksum"]
+    info = via_sklearn[2]
+    filename = REGISTRY[name].files[0].filename
+    assert info.params["loaded_from"] == direct.url + path
+    assert info.params["sha256"] == {filename: digest}
+    assert info.params["checksum"] == remote.PUBLISHED_BY_SKLEARN
     folder = tmp_path / "a" / REGISTRY[name].folder
-    assert _files_under(folder) == {f"{name}.npz"}  # no joblib pickle, no raw file
+    assert _files_under(folder) == {f"{name}.npz", filename, f"{filename}.sha256"}
     row = streams.list_datasets(data_home=tmp_path / "a").set_index("name").loc[name]
-    assert list(row["sha256"].values()) == [digest] and row["checksum"] == info.params["checksum"]
-    monkeypatch.setenv("WORKBENCH_DATA_MIRROR", direct.url)  # the same bytes, as a file
+    assert row["sha256"] == {filename: digest} and row["checksum"] == remote.PUBLISHED_BY_SKLEARN
+    monkeypatch.setenv("WORKBENCH_DATA_MIRROR", direct.url)  # the same bytes from the direct URL
     via_url = _quiet(LOADERS[name], data_home=tmp_path / "b", return_info=True)
     assert via_url[2].params["loaded_from"] == direct.url + _path(name)
-    assert via_url[2].params["sha256"] == {REGISTRY[name].files[0].filename: digest}
-    _same_load(via_fetcher, via_url)
+    assert via_url[2].params["sha256"] == {filename: digest}
+    _same_load(via_sklearn, via_url)
 
 
 PIMA_FEATURES = ("preg", "plas", "pres", "skin", "insu", "mass", "pedi", "age")

@@ -146,7 +146,7 @@ def _redirect_guard(url: str, extra_hosts: tuple[str, ...]):
             target = urlsplit(newurl)
             host = (target.hostname or "").lower()
             same = target.netloc == start.netloc
-            listed = any(host == h or host.endswith("." + h) for h in extra_hosts)
+            listed = any(h == "*" or host == h or host.endswith("." + h) for h in extra_hosts)
             # urllib has already resolved '..' in newurl against the old URL: look at what was sent
             sent = urlsplit(headers.get("Location") or headers.get("URI") or "").path
             climbs = _has_dot_dot(target.path) or _has_dot_dot(sent)
@@ -170,12 +170,20 @@ def show_progress(progress) -> bool:
 
 
 def download(
-    url: str, dest: Path, progress=None, timeout: float = TIMEOUT, extra_hosts: tuple[str, ...] = ()
+    url: str,
+    dest: Path,
+    progress=None,
+    timeout: float = TIMEOUT,
+    extra_hosts: tuple[str, ...] = (),
+    sha256: str | None = None,
 ) -> str:
     """Download ``url`` to ``dest`` through a temporary file of this call's own, record the
     file's SHA-256 beside it and return it; raise :class:`DownloadError` on failure.
 
-    The caller turns the error into a message that says where to put the file by hand.
+    With ``sha256`` (a checksum published for the file) a file whose contents hash to anything
+    else is a :class:`ChecksumError` and is not kept; since its contents are then known in
+    advance, redirects to other hosts are followed (over HTTP(S), without ``..``: a CDN).  The
+    caller turns the errors into a message that says where to put the file by hand.
     """
     import http.client
     import urllib.error
@@ -191,7 +199,8 @@ def download(
     os.close(fd)
     part = Path(name)
     digest = hashlib.sha256()
-    opener = urllib.request.build_opener(_redirect_guard(url, extra_hosts))
+    hosts = ("*",) if sha256 else extra_hosts
+    opener = urllib.request.build_opener(_redirect_guard(url, hosts))
     request = urllib.request.Request(url, headers={"User-Agent": "workbench-data-loader"})
     try:
         try:
@@ -236,6 +245,11 @@ def download(
             )
         if got == 0:
             raise DownloadError(f"the server sent an empty file for {dest.name}")
+        if sha256 and digest.hexdigest() != sha256.lower():
+            raise ChecksumError(
+                f"{url} sent a file whose SHA-256 is {digest.hexdigest()}, where {sha256} is "
+                f"published for it; it was not kept"
+            )
         readable_like_a_new_file(part)
         os.replace(part, dest)
     except BaseException:

@@ -12,14 +12,16 @@ Every loader works the same way (scikit-learn's ``fetch_covtype`` is the model):
    read.
 3. If none is there, the sources are tried in the order
    :func:`~workbench.streams.registry.sources` lists them (``list_datasets()`` shows it): first,
-   where one maintains the set and its checksum, a well-kept fetcher (scikit-learn's
-   ``fetch_covtype`` and ``fetch_kddcup99``, ``fetch_openml`` by data id;
-   :mod:`workbench.streams._fetchers`), then the direct URL at the data set's home (UCI, LIBSVM,
-   MOA, OpenML), or its copy under ``$WORKBENCH_DATA_MIRROR`` (with a mirror the fetcher is
-   skipped: it cannot reach the mirror).  A fetcher that fails (no network, a checksum that
-   differs) gives a :class:`DatasetWarning` and the direct URL is downloaded, with a progress
-   bar, its SHA-256 computed as it arrives and recorded; with ``download=False`` or when that
-   fails too, the error names the URL, the file name and the folder to put it in by hand.
+   where a well-kept library maintains the set's source and checksum, that source
+   (:mod:`workbench.streams._fetchers`: the file scikit-learn's ``fetch_covtype`` and
+   ``fetch_kddcup99`` download, checked against the SHA-256 in scikit-learn's source;
+   ``fetch_openml`` by data id, which checks OpenML's MD5), then the direct URL at the data
+   set's home (UCI, LIBSVM, MOA, OpenML), or its copy under ``$WORKBENCH_DATA_MIRROR`` (with a
+   mirror the first source is skipped: it cannot reach the mirror).  A source that fails (no
+   network, a checksum that differs) gives a :class:`DatasetWarning` and the direct URL is
+   downloaded, with a progress bar, its SHA-256 computed as it arrives and recorded; with
+   ``download=False`` or when that fails too, the error names the URL, the file name and the
+   folder to put it in by hand.
 4. The files (or the fetcher's rows) are parsed (CSV with the C parser of pandas, ARFF with
    :func:`read_arff`, LIBSVM with :func:`read_libsvm`) and checked against the shape the source documents (see
    :mod:`workbench.streams.registry`): another number of feature columns or classes is a
@@ -460,14 +462,22 @@ def _present(d: Dataset, folder: Path) -> bool:
 
 def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
     """``X``, ``y``, the info and ``info.params`` of ``d`` from its sources, in order: the files
-    already in ``folder``; else the well-kept fetcher that maintains it (not with a mirror, whose
-    copies it cannot reach); else, or if the fetcher fails, the direct URLs."""
+    already in ``folder``; else the well-kept source that maintains it and its checksum (not with
+    a mirror, whose copies it cannot reach); else, or if that fails, the direct URLs."""
     direct = " + ".join(mirrored(f.url) for f in d.files)
     params = dict(source=d.source, version=d.version, urls=[f.url for f in d.files], n=n)
+    loaded_from, how = direct, FIRST_DOWNLOAD
     mirror = os.environ.get(ENV_MIRROR, "").strip()
     if d.fetcher and download and not mirror and not _present(d, folder):
+        got = None
         try:
-            got = _fetchers.run(d.fetcher, folder)
+            if _fetchers.kind(d.fetcher) == "sklearn":
+                url, published = _fetchers.published_file(d.fetcher)
+                f = d.files[0]
+                _download(url, folder / f.filename, progress=progress, sha256=published)
+                loaded_from, how = url, PUBLISHED_BY_SKLEARN
+            else:
+                got = _fetchers.openml(d.fetcher, folder)
         except Exception as exc:  # no network, a checksum that differs, a changed API ...
             warnings.warn(
                 f"{d.name}: {_fetchers.describe(d.fetcher)} failed ({type(exc).__name__}: {exc}); "
@@ -475,7 +485,7 @@ def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
                 DatasetWarning,
                 stacklevel=4,
             )
-        else:
+        if got is not None:
             frame = got.frame if n is None else got.frame.iloc[:n]
             X, y, info = _frame_arrays(d, frame, f"{d.name} (from {got.source})", got.feature_names)
             _check_shape(d, X, y, info, n, stacklevel=5)
@@ -489,8 +499,12 @@ def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
     for path in unrecorded:  # read and checked: its sum is recorded from now on
         record_checksum(path, sums[path.name])
     params.update(files=[p.name for p in paths], parts={p.name: k for p, k in zip(paths, parts)})
-    params.update(loaded_from=direct, sha256=sums, checksum=FIRST_DOWNLOAD)
+    params.update(loaded_from=loaded_from, sha256=sums, checksum=how)
     return X, y, info, params
+
+
+#: how the checksum of a file from scikit-learn's record is known
+PUBLISHED_BY_SKLEARN = "SHA-256 published in scikit-learn's source, checked at the download"
 
 
 def fetch(
