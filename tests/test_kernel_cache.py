@@ -23,7 +23,6 @@ from numba.core import caching
 import workbench
 from workbench import _kernel_cache as kc
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(workbench.__file__).resolve().parent
 
 
