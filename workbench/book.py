@@ -92,7 +92,20 @@ sphinx:
     nb_ipywidgets_js: {}
     nb_merge_streams: true
     myst_enable_extensions: ["dollarmath", "amsmath"]
+    # `$$...$$` directly under a line of text (no blank line between) is display maths, as
+    # JupyterLab shows it; without this MyST reads it as inline maths between two stray `$`
+    myst_dmath_double_inline: true
     suppress_warnings: ["mystnb.unknown_mime_type", "myst.header", "misc.highlighting_failure"]
+#MATHJAX#"""
+
+#: the book's formulas are typeset by this file of MathJax 3's own browser build, copied into
+#: the site (``_static/mathjax/``) so that a copy opened from disk, offline, shows them; it
+#: comes from the PyPI package django-static-mathjax (MathJax 3.2.2's ``es5`` directory as
+#: static files, with no dependency: Django is not needed to use them).  SVG output: the glyphs
+#: are in the script, no web fonts to load (Chromium refuses fonts from ``file://`` pages).
+MATHJAX_FILE = "tex-svg-full.js"
+MATHJAX_CONFIG = """\
+    mathjax_path: "mathjax/{file}"
 """
 
 INTRO = """\
@@ -127,6 +140,57 @@ API_PAGE = """\
 {modules}
 ```
 """
+
+
+def mathjax_script() -> Path | None:
+    """The MathJax file the book ships (:data:`MATHJAX_FILE`), or None if the package that
+    carries it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("mathjax")
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(loc) / "static" / "mathjax" / "es5" / MATHJAX_FILE
+        if path.is_file():
+            return path
+    return None
+
+
+def myst_settings() -> dict:
+    """The MyST parser's settings of the book (``myst_*`` in :data:`CONFIG`), without the
+    prefix: what ``myst_parser.config.main.MdParserConfig`` takes."""
+    import yaml
+
+    config = yaml.safe_load(CONFIG.replace("#MATHJAX#", ""))["sphinx"]["config"]
+    return {k[len("myst_") :]: v for k, v in config.items() if k.startswith("myst_")}
+
+
+def _config(mathjax: bool) -> str:
+    extra = MATHJAX_CONFIG.format(file=MATHJAX_FILE) if mathjax else ""
+    return CONFIG.replace("#MATHJAX#", extra)
+
+
+def _ship_mathjax(source: Path) -> bool:
+    """Copy MathJax (and its licence) into ``source/_static/mathjax``; False, with a warning,
+    if it is not installed (the pages then load it from a CDN: formulas need the network)."""
+    script = mathjax_script()
+    target = source / "_static" / "mathjax"
+    if target.exists():
+        shutil.rmtree(target)
+    if script is None:
+        print(
+            "[book] WARNING: MathJax is not installed (pip install django-static-mathjax, part "
+            "of the dev extra): the pages load it from a CDN, so formulas show as LaTeX "
+            "source without a network",
+            file=sys.stderr,
+            flush=True,
+        )
+        return False
+    target.mkdir(parents=True)
+    shutil.copy2(script, target / script.name)
+    licence = script.parent.parent / "LICENSE"
+    if licence.is_file():
+        shutil.copy2(licence, target / "LICENSE")
+    return True
 
 
 def _public_modules(package: str) -> list[str]:
@@ -220,6 +284,12 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         copy = executed_dir / p.name
         nb = json.loads(copy.read_text())
         _drop_bare_widgets(nb)
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "markdown":
+                text = (
+                    "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                )
+                cell["source"] = table_math_bars(text)
         (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
@@ -232,7 +302,7 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         "their numbers are those of the quick runs, which each notebook says.",
         frozenset({False}): "The notebooks ran in **full mode** (the laptop-scale reproduction).",
     }.get(frozenset(modes), "")
-    (source / "_config.yml").write_text(CONFIG)
+    (source / "_config.yml").write_text(_config(_ship_mathjax(source)))
     (source / "intro.md").write_text(INTRO.format(mode=mode))
     (source / "api.md").write_text(API)
     api_dir = source / "api"
@@ -248,6 +318,33 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
+
+
+def table_math_bars(markdown: str) -> str:
+    """``markdown`` with each ``|`` inside ``$...$`` on a table row written ``\\vert`` (and
+    ``\\|`` written ``\\Vert``).  A
+    Markdown table splits its rows at every ``|`` before it looks for maths, so the book would
+    cut ``$|+|=26{,}075$`` into cells and show stray ``$``; JupyterLab takes the maths out
+    first and shows it right.  Other lines are left as they are."""
+    out = []
+    for line in markdown.split("\n"):
+        if not line.lstrip().startswith("|") or "$" not in line:
+            out.append(line)
+            continue
+        chars, in_math, prev = [], False, ""
+        for ch in line:
+            if ch == "$" and prev != "\\":
+                in_math = not in_math
+            elif ch == "|" and in_math:
+                if prev == "\\":  # a norm's \|: the table would unescape it to |
+                    chars.pop()
+                    ch = "\\Vert "
+                else:
+                    ch = "\\vert "
+            chars.append(ch)
+            prev = ch
+        out.append("".join(chars))
+    return "\n".join(out)
 
 
 def _drop_bare_widgets(nb: dict) -> int:
