@@ -89,13 +89,21 @@ class ForestStepper:
             ]
         return "\n".join(lines)
 
-    def widget(self):
+    def widget(self, view: str = "fit"):
         """Buttons (+1, +100, +1,000, to the next prune), a choice of pairwise tree, the tree
-        drawn with its DDM levels, the forest's explanation of the next instance."""
+        drawn (each inner node's DDM state in its label, its numbers when the pointer rests on
+        it and for the nodes on the instance's path in the text below), and the forest's
+        explanation of the next instance.
+
+        view: how the tree first fits its box: ``"fit"`` (shrunk to the column's width when
+        wider, so the root and the title are in view), ``"full size"`` (Graphviz's size; a wide
+        tree scrolls sideways) or ``"zoom"`` (mouse wheel zooms, dragging pans)."""
         import ipywidgets as w
 
         from ..view import TREE_CSS, tree_widget
 
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
         pairs = self.model.pairs_
         names = self.model.class_names_
         choose = w.Dropdown(
@@ -104,7 +112,28 @@ class ForestStepper:
             description="tree",
         )
         drawing = tree_widget(self.dot())
+        views = w.ToggleButtons(
+            options=list(VIEWS),
+            value=view,
+            description="view",
+            tooltips=[VIEWS[v] for v in VIEWS],
+            style={"button_width": "78px", "description_width": "35px"},
+        )
+        views.add_class("wb-forest-view")
+        hint = w.HTML()
         info = w.HTML()
+
+        def show_view(change=None):
+            v = views.value
+            if v == "fit":
+                drawing.add_class("wb-fit")
+            else:
+                drawing.remove_class("wb-fit")
+            drawing.enable_zoom = v == "zoom"
+            hint.value = (
+                "<div class='wb-muted wb-tree-hint' style='font-size:11px'>"
+                f"{VIEWS[v]}. Rest the pointer on an inner node for its DDM's numbers.</div>"
+            )
 
         def refresh():
             choose.value = self.tree
@@ -116,6 +145,8 @@ class ForestStepper:
             drawing.dot_source = self.dot()
 
         choose.observe(on_tree, names="value")
+        views.observe(show_view, names="value")
+        show_view()
         buttons = []
         for label, fn in (
             ("+1", lambda _: self.step(1)),
@@ -127,7 +158,19 @@ class ForestStepper:
             b.on_click(lambda btn, fn=fn: (fn(btn), refresh()))
             buttons.append(b)
         refresh()
-        return _ForestView([w.HTML(TREE_CSS), w.HBox([*buttons, choose]), drawing, info])
+        return _ForestView(
+            [w.HTML(TREE_CSS), w.HBox([*buttons, choose]), views, hint, drawing, info]
+        )
+
+
+#: the forest stepper's ways of fitting a wide tree in its box, and what each does
+VIEWS = {
+    "fit": "Fit: a tree wider than the column is shrunk to its width (choose full size to read "
+    "small text)",
+    "full size": "Full size: a wide tree scrolls sideways (scroll bar under it, or shift + "
+    "mouse wheel)",
+    "zoom": "Zoom: mouse wheel over the tree zooms, dragging pans",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -143,8 +186,9 @@ def _forest_view_class():
             from ..snapshot import picture_bundle, tree_picture
 
             bundle = super()._repr_mimebundle_(**kwargs)
-            drawing, info = self.children[2], self.children[3]
-            return picture_bundle(bundle, tree_picture(drawing.dot_source) + info.value)
+            drawing, info = self.children[-2], self.children[-1]
+            fit = "wb-fit" in drawing._dom_classes
+            return picture_bundle(bundle, tree_picture(drawing.dot_source, fit=fit) + info.value)
 
     return ForestView
 
