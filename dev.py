@@ -6,6 +6,8 @@
     python3 dev.py test    set everything up, then lint (ruff) and run the whole test suite
     python3 dev.py book    set everything up, execute every notebook (full mode; ``--quick``:
                            quick mode) and build the static HTML book in _build/book/html
+                           (``--solutions``: the teacher's book, with the exercises' solutions,
+                           in _build/book/html-solutions)
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of compiled kernels (it can go stale
                            after edits to workbench/core/; the next use recompiles; lab, test

@@ -234,3 +234,30 @@ def test_every_page_shows_its_figures_in_a_browser(site):
     # the tour shows two plots, two steppers, a finished tree and a side-by-side pair
     assert tour["images"] >= 2 and tour["snapshots"] >= 4, tour
     assert seen["bounds_findings"]["tables"] >= 1
+
+
+def test_solutions_are_left_out_of_the_book_and_shown_in_the_teachers():
+    def notebook():
+        return {
+            "cells": [
+                {"cell_type": "markdown", "metadata": {}, "source": "### Exercise 1"},
+                {"cell_type": "code", "metadata": {}, "source": "E.check(1, None)"},
+                {
+                    "cell_type": "code",
+                    "metadata": {
+                        "tags": ["solution"],
+                        "jupyter": {"source_hidden": True, "outputs_hidden": True},
+                    },
+                    "source": "E.solution(1)",
+                },
+            ]
+        }
+
+    student = notebook()
+    assert book._solutions(student, shown=False) == 1
+    assert [c["source"] for c in student["cells"]] == ["### Exercise 1", "E.check(1, None)"]
+    teacher = notebook()
+    assert book._solutions(teacher, shown=True) == 1
+    solution = teacher["cells"][-1]
+    assert solution["metadata"]["tags"] == ["solution", "remove-input"]
+    assert "jupyter" not in solution["metadata"]  # shown, not collapsed

@@ -5,6 +5,7 @@ without installing anything.
     python3 dev.py book            # execute every notebook (full mode), build _build/book/html
     python3 dev.py book --quick    # the same in quick mode (minutes)
     python -m workbench.book --executed build/executed   # build from executed copies, no run
+    python3 dev.py book --quick --solutions   # the teacher's book: the exercises' solutions shown
 
 The site is built by Jupyter Book 1 (Sphinx, sphinx-book-theme, MyST-NB), which builds offline
 (Jupyter Book 2 fetches its theme at build time).  The notebooks are executed here with nbclient,
@@ -38,6 +39,12 @@ EXECUTED = ROOT / "build" / "executed"
 SOURCE = ROOT / "_build" / "book" / "src"
 #: the finished site: open ``_build/book/html/index.html``
 HTML = ROOT / "_build" / "book" / "html"
+#: the teacher's build (``--solutions``): the same site with the exercises' solutions shown
+HTML_SOLUTIONS = ROOT / "_build" / "book" / "html-solutions"
+#: the page for teachers, first in the book (``docs/*.md`` other than it are findings)
+TEACHING = ROOT / "docs" / "teaching.md"
+#: the tag of the notebook cells that hold an exercise's worked solution
+SOLUTION_TAG = "solution"
 
 #: the workbench's public packages, documented in the API reference
 API_PACKAGES = (
@@ -118,6 +125,8 @@ interactive parts (the tree stepper) are shown here as pictures of the state the
 them in; to step a tree yourself, run the notebooks in JupyterLab (`python3 dev.py lab`).
 
 {mode}
+
+{solutions}
 
 ```{{tableofcontents}}
 ```
@@ -259,15 +268,49 @@ def save_executed(nb, name: str, out_dir: Path = EXECUTED, quick: bool = True) -
     return target
 
 
+#: the kernel the notebooks run on, as JupyterLab writes it into a notebook it opens
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def lab_form(text: str) -> str:
+    """A notebook's file ``text`` as JupyterLab would save it right after opening it: the
+    kernel's spec and ``language_info`` (which JupyterLab fills in from the running kernel, and
+    so marks a notebook without them modified the moment it opens), nbformat 4.5 with cell ids,
+    one space of indent, sorted keys.  Cells are left as they are."""
+    import nbformat
+    from ipykernel.ipkernel import IPythonKernel
+
+    nb = nbformat.reads(text, as_version=4)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["language_info"] = dict(IPythonKernel.language_info)
+    return nbformat.writes(nb) + "\n"
+
+
+def tidy(paths=None) -> list[Path]:
+    """Write every notebook (or ``paths``) in :func:`lab_form`; returns those it changed."""
+    changed = []
+    for path in paths or notebooks():
+        text = Path(path).read_text(encoding="utf-8")
+        form = lab_form(text)
+        if form != text:
+            Path(path).write_text(form, encoding="utf-8")
+            changed.append(Path(path))
+    return changed
+
+
 def stale(path: Path, executed_dir: Path = EXECUTED) -> bool:
     """True if ``path`` has no executed copy in ``executed_dir`` newer than itself."""
     copy = Path(executed_dir) / path.name
     return not copy.exists() or copy.stat().st_mtime < path.stat().st_mtime
 
 
-def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]:
-    """Write the book's sources into ``source``: config, table of contents, intro, the executed
-    notebooks, the bounds findings and the API page.  Returns the notebooks it took."""
+def assemble(
+    executed_dir: Path = EXECUTED, source: Path = SOURCE, solutions: bool = False
+) -> list[Path]:
+    """Write the book's sources into ``source``: config, table of contents, intro, the page for
+    teachers, the executed notebooks, the bounds findings and the API page.  ``solutions``:
+    the teacher's book, with the exercises' worked solutions (cells tagged ``solution``) shown;
+    without it they are left out.  Returns the notebooks it took."""
     executed_dir, source = Path(executed_dir), Path(source)
     missing = [p.name for p in notebooks() if not (executed_dir / p.name).exists()]
     if missing:
@@ -284,6 +327,7 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         copy = executed_dir / p.name
         nb = json.loads(copy.read_text())
         _drop_bare_widgets(nb)
+        _solutions(nb, shown=solutions)
         for cell in nb.get("cells", []):
             if cell.get("cell_type") == "markdown":
                 text = (
@@ -294,8 +338,8 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
         taken.append(nb_dir / p.name)
-    findings = sorted((ROOT / "docs").glob("*.md"))
-    for f in findings:
+    findings = [f for f in sorted((ROOT / "docs").glob("*.md")) if f != TEACHING]
+    for f in findings + ([TEACHING] if TEACHING.exists() else []):
         shutil.copy2(f, source / f.name)
     mode = {
         frozenset({True}): "The notebooks ran in **quick mode** (shorter streams, fewer trials): "
@@ -303,13 +347,22 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         frozenset({False}): "The notebooks ran in **full mode** (the laptop-scale reproduction).",
     }.get(frozenset(modes), "")
     (source / "_config.yml").write_text(_config(_ship_mathjax(source)))
-    (source / "intro.md").write_text(INTRO.format(mode=mode))
+    shown = (
+        "**Teacher's build**: each exercise's worked solution is shown under it."
+        if solutions
+        else "Each paper notebook ends with exercises; their solutions are in the teacher's "
+        "build of this book (`python3 dev.py book --solutions`)."
+    )
+    (source / "intro.md").write_text(INTRO.format(mode=mode, solutions=shown))
     (source / "api.md").write_text(API)
     api_dir = source / "api"
     api_dir.mkdir(exist_ok=True)
     for package in API_PACKAGES:
         (api_dir / f"{package}.md").write_text(_api_page(package))
-    toc = ["format: jb-book", "root: intro", "parts:", "  - caption: Notebooks", "    chapters:"]
+    toc = ["format: jb-book", "root: intro", "parts:"]
+    if TEACHING.exists():
+        toc += ["  - caption: Teaching", "    chapters:", f"      - file: {TEACHING.stem}"]
+    toc += ["  - caption: Notebooks", "    chapters:"]
     toc += [f"      - file: notebooks/{p.stem}" for p in taken]
     if findings:
         toc += ["  - caption: Findings", "    chapters:"]
@@ -347,6 +400,25 @@ def table_math_bars(markdown: str) -> str:
     return "\n".join(out)
 
 
+def _solutions(nb: dict, shown: bool) -> int:
+    """Leave out the cells tagged ``solution`` (the student's book) or show them (the teacher's):
+    their output only (the worked solution), not the cell that asks for it, and not collapsed as
+    in the notebook.  Returns how many there were."""
+    kept, n = [], 0
+    for cell in nb.get("cells", []):
+        meta = cell.setdefault("metadata", {})
+        if SOLUTION_TAG not in meta.get("tags", []):
+            kept.append(cell)
+            continue
+        n += 1
+        if shown:
+            meta.pop("jupyter", None)
+            meta["tags"] = [*meta["tags"], "remove-input"]
+            kept.append(cell)
+    nb["cells"] = kept
+    return n
+
+
 def _drop_bare_widgets(nb: dict) -> int:
     """Remove the outputs that are only a live widget, with no picture of it: without a kernel
     the page could show only their text form, e.g. a progress bar's first state ("0%| | 0/45")
@@ -373,7 +445,7 @@ def _drop_bare_widgets(nb: dict) -> int:
 def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:
     """Build the site from ``source`` with Jupyter Book 1 into ``html``; returns ``html``."""
     source, html = Path(source), Path(html)
-    staging = source.parent / "jb"
+    staging = source.parent / f"jb-{source.name}"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     cli = "from jupyter_book.cli.main import main; main()"  # the `jupyter-book` command
@@ -405,7 +477,21 @@ def main(argv=None) -> int:
         help="build from the executed copies in this directory (run only those missing or older "
         "than their notebook)",
     )
+    ap.add_argument(
+        "--solutions",
+        action="store_true",
+        help=f"the teacher's book, the exercises' solutions shown (built in {HTML_SOLUTIONS})",
+    )
+    ap.add_argument(
+        "--tidy",
+        action="store_true",
+        help="only write the notebooks as JupyterLab saves them (so that they open unmodified)",
+    )
     args = ap.parse_args(argv)
+    if args.tidy:
+        changed = tidy()
+        print(f"[book] {len(changed)} notebook(s) rewritten: {[p.name for p in changed]}")
+        return 0
     executed_dir = args.executed or EXECUTED
     t0 = time.monotonic()
     for p in notebooks():
@@ -415,9 +501,10 @@ def main(argv=None) -> int:
             t = time.monotonic()
             execute(p, executed_dir, quick=args.quick)
             print(f"[book]   done in {time.monotonic() - t:.0f} s", flush=True)
-    assemble(executed_dir)
+    source = SOURCE.with_name("src-solutions") if args.solutions else SOURCE
+    assemble(executed_dir, source, solutions=args.solutions)
     print("[book] building the site with Jupyter Book", flush=True)
-    html = build()
+    html = build(source, HTML_SOLUTIONS if args.solutions else HTML)
     print(f"[book] {html / 'index.html'} ({time.monotonic() - t0:.0f} s)", flush=True)
     return 0
 

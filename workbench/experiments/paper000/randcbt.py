@@ -69,3 +69,20 @@ def stepper_demo(
         compare.step(start)
     generator = viz.show_dot(info.tree.to_dot(), title="the tree that generated the stream")
     return compare, generator, info
+
+
+def _leaves(n: int) -> str:
+    return f"{n:,} leaf" if n == 1 else f"{n:,} leaves"
+
+
+def stepper_summary(compare, info) -> str:
+    """One line on :func:`stepper_demo`'s trees: the generator's size and Bayes error, each
+    stepper's tree size and accuracy at its position."""
+    parts = [
+        f"generating tree: {_leaves(info.tree.n_leaves)}, Bayes error {info.tree.bayes_error():.2f}"
+    ]
+    parts += [
+        f"{s.title}: {_leaves(s.model.n_leaves)}, accuracy {s.accuracy:.3f} at t = {s.t:,}"
+        for s in compare.steppers
+    ]
+    return "; ".join(parts)
