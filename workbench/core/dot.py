@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from .._numbers import count
 from .state import LEAF, NB_FUNCTIONAL, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
 _PALETTE = [
@@ -263,7 +264,7 @@ def tree_to_dot(
             leaves, inner = _subtree_summary(T, node)
             label = (
                 f"{_esc(node_test(T, node, names, category_names))}\\n"
-                f"{_inner_n(T, node, n, node_counts)}\\n+ {leaves} leaves below"
+                f"{_inner_n(T, node, n, node_counts)}\\n+ {count(leaves, 'leaf', 'leaves')} below"
             )
             classes_css.append("wbcollapsed")
             out.append(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from math import comb
 
+from .._numbers import count
+
 from ._core import ExerciseSet, choice, close, number, right, wrong
 
 S = ExerciseSet("02_bayesian_credible_trees")
@@ -111,10 +113,6 @@ def _leaves(delta: float) -> int:
     return len(st.leaves())
 
 
-def _n_leaves(n: int) -> str:
-    return "1 leaf" if n == 1 else f"{n} leaves"
-
-
 ORDER = {"fewer": ("less", "smaller"), "the same": ("same", "equal"), "more": ("larger", "bigger")}
 
 
@@ -127,7 +125,7 @@ def _e3(answer) -> object:
     truth = "fewer" if small < big else "more" if small > big else "the same"
     if said == truth:
         return right(
-            f"{_n_leaves(small)} at delta = 0.05 against {big} at delta = 0.2 after 200 "
+            f"{count(small, 'leaf', 'leaves')} at delta = 0.05 against {big} at delta = 0.2 after 200 "
             "labels: a smaller delta widens every credible interval, so a split needs "
             "more labels before the children's bounds beat the parent's"
         )
@@ -143,9 +141,10 @@ def _s3() -> str:
     big, small = (_leaves(d) for d in E3["deltas"])
     truth = "fewer" if small < big else "more" if small > big else "the same"
     return (
-        f"**Solution.** After 200 labels (seed 1) BOCT has {_n_leaves(big)} at $\\delta=0.2$ and "
-        f"{_n_leaves(small)} at $\\delta=0.05$. The test installs a split only when the children's weighted "
-        "upper bounds fall below the parent's lower bound; a smaller $\\delta$ widens both "
-        "intervals, so the same counts install fewer tests. "
+        f"**Solution.** After 200 labels (seed 1) BOCT has {count(big, 'leaf', 'leaves')} "
+        f"at $\\delta=0.2$ and {count(small, 'leaf', 'leaves')} at $\\delta=0.05$. The test "
+        "installs a split only when the children's weighted upper bounds fall below the "
+        "parent's lower bound; a smaller $\\delta$ widens both intervals, so the same counts "
+        "install fewer tests. "
         f"Check: {check(3, truth)!r}"
     )

@@ -72,7 +72,7 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
-from .._numbers import compared
+from .._numbers import compared, count
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -849,7 +849,8 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         text = super().__repr__(N_CHAR_MAX)
         if not self._is_set_up():
             return text
-        return f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen {self.n_seen}"
+        leaves = count(self.n_leaves, "leaf", "leaves")
+        return f"{text}  # fitted: {leaves}, depth {self.depth}, seen {self.n_seen}"
 
     # ------------------------------------------------------------------ explanation
     def describe_test(self, node: int, branch: int | None = None) -> str:

@@ -3,6 +3,8 @@ and the stepper demo (C-Tree and H-Tree side by side on a random tree)."""
 
 from __future__ import annotations
 
+from ..._numbers import count
+
 import math
 
 import numpy as np
@@ -71,18 +73,14 @@ def stepper_demo(
     return compare, generator, info
 
 
-def _leaves(n: int) -> str:
-    return f"{n:,} leaf" if n == 1 else f"{n:,} leaves"
-
-
 def stepper_summary(compare, info) -> str:
     """One line on :func:`stepper_demo`'s trees: the generator's size and Bayes error, each
     stepper's tree size and accuracy at its position."""
     parts = [
-        f"generating tree: {_leaves(info.tree.n_leaves)}, Bayes error {info.tree.bayes_error():.2f}"
+        f"generating tree: {count(info.tree.n_leaves, 'leaf', 'leaves')}, Bayes error {info.tree.bayes_error():.2f}"
     ]
     parts += [
-        f"{s.title}: {_leaves(s.model.n_leaves)}, accuracy {s.accuracy:.3f} at t = {s.t:,}"
+        f"{s.title}: {count(s.model.n_leaves, 'leaf', 'leaves')}, accuracy {s.accuracy:.3f} at t = {s.t:,}"
         for s in compare.steppers
     ]
     return "; ".join(parts)
