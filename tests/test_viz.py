@@ -716,8 +716,10 @@ def test_a_pure_leaf_says_why_its_split_chart_is_empty(sea):
     stepper = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=50)
     stepper.step(50)
     svg, caption = stepper.split_svg(), stepper.split_caption()
-    assert 'data-pure="1"' in svg and "Leaf 0 is pure: all 50 instances" in svg
-    assert "no line to draw" in svg and "polyline" not in svg
+    assert 'data-pure="1"' in svg and "Leaf 0 is pure: its 50 instances are all 0" in svg
+    assert "none is scored" in svg and "polyline" not in svg
+    # each line fits the chart (11 px text, about 6 px a character, 330 px of plot)
+    assert all(len(line) <= 55 for line in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg))
     assert "is pure" in caption
     stepper.step(300)  # the other class arrived: the chart draws the rule's lines again
     svg = stepper.split_svg()
@@ -726,7 +728,8 @@ def test_a_pure_leaf_says_why_its_split_chart_is_empty(sea):
 
 def test_the_forest_stepper_keeps_its_labels_short_and_opens_fitted():
     from workbench import learners
-    from workbench.viz.stepper.forest import VIEWS, ForestStepper
+    from workbench.viz.stepper.forest import ForestStepper
+    from workbench.viz.view import VIEWS
 
     X, y = streams.sea(6_000, seed=1, concepts=(0, 3))
     stepper = ForestStepper(learners.UFFT(n_classes=2, grace_period=100), X, y).step(3_000)
@@ -744,14 +747,16 @@ def test_the_forest_stepper_keeps_its_labels_short_and_opens_fitted():
         stepper.model.to_dot(0, ddm_levels="long")
     panel = stepper.widget()
     views = panel.children[2]
-    drawing = panel.children[-2]
-    assert views.value == "fit" and "wb-fit" in drawing._dom_classes
+    holder = panel.children[-2]
+    drawing = holder.children[0]
+    assert views.value == "fit" and "wb-fit" in holder._dom_classes
     assert "Fit:" in panel.children[3].value
     views.value = "full size"
-    assert "wb-fit" not in drawing._dom_classes and "scrolls sideways" in panel.children[3].value
+    assert "wb-fit" not in holder._dom_classes and "scrolls sideways" in panel.children[3].value
     views.value = "zoom"
     assert drawing.enable_zoom
     views.value = "fit"
+    assert "wb-fit" in holder._dom_classes and not drawing.enable_zoom
     # the picture for pages without a kernel is fitted too
     bundle = panel._repr_mimebundle_()
     bundle = bundle[0] if isinstance(bundle, tuple) else bundle
@@ -770,3 +775,25 @@ def test_tree_drawings_share_one_graphviz_module_per_page(grown):
     a, b = tree_widget(grown.to_dot()), tree_widget("digraph { a -> b }")
     assert a._esm == b._esm and "globalThis[KEY]" in a._esm
     assert a._esm.startswith("const SOURCE = ") and "export default" in a._esm
+
+
+def test_side_by_side_columns_fit_their_trees_and_a_lone_panel_scrolls(sea):
+    """In a column of a side-by-side view a wide tree is shrunk to the column (its root in
+    view: it was cut at the column's edge, root and all); a stepper's own panel keeps
+    Graphviz's size and scrolls sideways.  The switch changes either."""
+    X, y = sea
+    a = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=500)
+    b = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **{**p, "criterion": "gini"}), X, y, k=500)
+    pair = viz.side_by_side(a, b)
+    pair.step(3_000)
+    pair.widget  # noqa: B018 (builds the panels)
+    for s in (a, b):
+        assert s._ui["view"].value == "fit" and "wb-fit" in s._ui["holder"]._dom_classes
+    assert pair.picture_html().count("wb-tree-static wb-fit") == 2
+    alone = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=500)
+    alone.widget  # noqa: B018
+    assert alone._ui["view"].value == "full size"
+    assert "wb-fit" not in alone._ui["holder"]._dom_classes
+    assert "scrolls sideways" in alone.widget.children[3].children[0].children[0].children[1].value
+    alone._ui["view"].value = "fit"
+    assert "wb-fit" in alone._ui["holder"]._dom_classes

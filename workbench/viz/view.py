@@ -27,7 +27,7 @@ TREE_CSS = """
 <style>
 .wb-tree, .wb-tree-static { overflow: auto; max-height: 80vh; }
 .wb-tree svg, .wb-tree-static svg { max-width: none; height: auto; }
-.wb-tree.wb-fit svg, .wb-tree-static.wb-fit svg { max-width: 100%; height: auto; }
+.wb-fit .wb-tree svg, .wb-tree-static.wb-fit svg { max-width: 100%; height: auto; }
 .wb-stepper .wb-chart { display: block; }
 .wb-stepper .widget-html-content { line-height: 1.35; }
 .wb-instance table { border-collapse: collapse; font-size: 12px; }
@@ -140,6 +140,53 @@ def tree_widget(dot_source: str = "digraph { }", zoom: bool = False):
         w = _FallbackTree(dot_source)
     w.add_class("wb-tree")
     return w
+
+
+#: the ways of fitting a wide tree in its box (:func:`view_control`), and what each does
+VIEWS = {
+    "fit": "Fit: a tree wider than the column is shrunk to its width (choose full size to read "
+    "small text)",
+    "full size": "Full size: a wide tree scrolls sideways (scroll bar under it, or shift + "
+    "mouse wheel)",
+    "zoom": "Zoom: mouse wheel over the tree zooms, dragging pans",
+}
+
+
+def view_control(drawing, view: str = "fit", note: str = ""):
+    """A fit / full size / zoom switch for a drawing made by :func:`tree_widget`, and the hint
+    that says what the chosen view does (with ``note`` after it).  ``"fit"`` keeps the root
+    and the title in view however wide the tree; ``"full size"`` keeps Graphviz's size and
+    scrolls sideways.  Returns ``(switch, hint, holder)``: ``holder`` holds the drawing and is
+    what goes into the panel (its CSS class does the fitting: the drawing's own widget view
+    takes its classes only when it is made)."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(map(repr, VIEWS))}; got {view!r}")
+    switch = widgets.ToggleButtons(
+        options=list(VIEWS),
+        value=view,
+        tooltips=list(VIEWS.values()),
+        style={"button_width": "70px"},
+        layout=widgets.Layout(width="auto"),
+    )
+    switch.add_class("wb-view")
+    hint = widgets.HTML()
+    holder = widgets.Box([drawing], layout=widgets.Layout(display="block", min_width="0"))
+    holder.add_class("wb-tree-holder")
+
+    def show(change=None):
+        v = switch.value
+        if v == "fit":
+            holder.add_class("wb-fit")
+        else:
+            holder.remove_class("wb-fit")
+        drawing.enable_zoom = v == "zoom"
+        hint.value = (
+            f"<div class='wb-muted wb-tree-hint' style='font-size:11px'>{VIEWS[v]}.{note}</div>"
+        )
+
+    switch.observe(show, names="value")
+    show()
+    return switch, hint, holder
 
 
 def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):

@@ -265,10 +265,9 @@ class _Drawing:
                 title=f"Split decision at leaf {trace.leaf}",
                 css_class="wb-split-svg",
                 empty_text=(
-                    f"Leaf {trace.leaf} is pure: all {pure[1]} instances it saw have class "
-                    f"{pure[0]}.\nNo split can make it purer, so none is scored and there is "
-                    "no line to draw.\nThe chart starts when an instance of another class "
-                    "arrives here."
+                    f"Leaf {trace.leaf} is pure: its {pure[1]} instances are all {pure[0]}.\n"
+                    "No split can make it purer, so none is scored.\n"
+                    "The chart starts when another class arrives here."
                 ),
                 attrs=attrs,
             )

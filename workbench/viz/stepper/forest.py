@@ -100,10 +100,8 @@ class ForestStepper:
         tree scrolls sideways) or ``"zoom"`` (mouse wheel zooms, dragging pans)."""
         import ipywidgets as w
 
-        from ..view import TREE_CSS, tree_widget
+        from ..view import TREE_CSS, tree_widget, view_control
 
-        if view not in VIEWS:
-            raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
         pairs = self.model.pairs_
         names = self.model.class_names_
         choose = w.Dropdown(
@@ -112,28 +110,10 @@ class ForestStepper:
             description="tree",
         )
         drawing = tree_widget(self.dot())
-        views = w.ToggleButtons(
-            options=list(VIEWS),
-            value=view,
-            description="view",
-            tooltips=[VIEWS[v] for v in VIEWS],
-            style={"button_width": "78px", "description_width": "35px"},
+        views, hint, holder = view_control(
+            drawing, view, note=" Rest the pointer on an inner node for its DDM's numbers."
         )
-        views.add_class("wb-forest-view")
-        hint = w.HTML()
         info = w.HTML()
-
-        def show_view(change=None):
-            v = views.value
-            if v == "fit":
-                drawing.add_class("wb-fit")
-            else:
-                drawing.remove_class("wb-fit")
-            drawing.enable_zoom = v == "zoom"
-            hint.value = (
-                "<div class='wb-muted wb-tree-hint' style='font-size:11px'>"
-                f"{VIEWS[v]}. Rest the pointer on an inner node for its DDM's numbers.</div>"
-            )
 
         def refresh():
             choose.value = self.tree
@@ -145,8 +125,6 @@ class ForestStepper:
             drawing.dot_source = self.dot()
 
         choose.observe(on_tree, names="value")
-        views.observe(show_view, names="value")
-        show_view()
         buttons = []
         for label, fn in (
             ("+1", lambda _: self.step(1)),
@@ -159,18 +137,8 @@ class ForestStepper:
             buttons.append(b)
         refresh()
         return _ForestView(
-            [w.HTML(TREE_CSS), w.HBox([*buttons, choose]), views, hint, drawing, info]
+            [w.HTML(TREE_CSS), w.HBox([*buttons, choose]), views, hint, holder, info]
         )
-
-
-#: the forest stepper's ways of fitting a wide tree in its box, and what each does
-VIEWS = {
-    "fit": "Fit: a tree wider than the column is shrunk to its width (choose full size to read "
-    "small text)",
-    "full size": "Full size: a wide tree scrolls sideways (scroll bar under it, or shift + "
-    "mouse wheel)",
-    "zoom": "Zoom: mouse wheel over the tree zooms, dragging pans",
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,8 +154,9 @@ def _forest_view_class():
             from ..snapshot import picture_bundle, tree_picture
 
             bundle = super()._repr_mimebundle_(**kwargs)
-            drawing, info = self.children[-2], self.children[-1]
-            fit = "wb-fit" in drawing._dom_classes
+            holder, info = self.children[-2], self.children[-1]
+            drawing = holder.children[0]
+            fit = "wb-fit" in holder._dom_classes
             return picture_bundle(bundle, tree_picture(drawing.dot_source, fit=fit) + info.value)
 
     return ForestView
