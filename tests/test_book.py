@@ -48,6 +48,17 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
         text = page.read_text()
         assert "interactive(children=" not in text and not re.search(r"\b0%\|", text), nb.name
     assert (html / "index.html").exists() and (html / "bounds_findings.html").exists()
+    # the page for teachers comes first, and the students' book has no solutions
+    teaching = (html / "teaching.html").read_text()
+    assert "Which notebook for which lecture" in teaching and "no network" in teaching
+    assert "{T0" not in teaching  # every time filled in
+    intro = (html / "intro.html").read_text()
+    assert intro.index("teaching.html") < intro.index("00_tour.html")
+    for nb in book.notebooks():
+        page = (html / "notebooks" / f"{nb.stem}.html").read_text()
+        assert "E.solution(" not in page and "<strong>Solution.</strong>" not in page, nb.name
+        if nb.name[:2] in ("01", "02", "03", "04", "05"):
+            assert "Exercises" in page and "E.check(" in page, nb.name
     api = (html / "api.html").read_text()
     for package in book.API_PACKAGES:
         assert f"{package}.html" in api  # a page per package, linked from the reference
@@ -167,7 +178,13 @@ def test_every_page_shows_its_figures_in_a_browser(site):
     ARTIFACTS.mkdir(exist_ok=True)
     html = site["html"]
     pages = {p.stem: p for p in (html / "notebooks").glob("*.html")}
-    pages.update({"bounds_findings": html / "bounds_findings.html", "intro": html / "intro.html"})
+    pages.update(
+        {
+            "bounds_findings": html / "bounds_findings.html",
+            "intro": html / "intro.html",
+            "teaching": html / "teaching.html",
+        }
+    )
     seen, maths, requested = {}, {}, []
     with sync_playwright() as p:
         browser = p.chromium.launch(

@@ -81,6 +81,22 @@ def close(value: float, truth: float, rel: float) -> bool:
     return abs(value - truth) <= rel * abs(truth)
 
 
+def grade(answer, what: str, truth: float, rel: float, ok: str, slips=(), hint: str = ""):
+    """A number answered to an exercise: right if within ``rel`` of ``truth`` (``ok`` says what
+    it means); else the hint of the first of ``slips`` it matches (``(value, hint)``, the value
+    a known slip gives, matched within ``rel``; or ``(test, hint)`` with ``test(answer)``), else
+    ``hint``.  No answer, or not a number, gets the Feedback of :func:`number`."""
+    value = number(answer, what)
+    if not isinstance(value, float):
+        return value
+    if close(value, truth, rel):
+        return right(ok)
+    for slip, slip_hint in slips:
+        if slip(value) if callable(slip) else close(value, slip, rel):
+            return wrong(slip_hint)
+    return wrong(hint)
+
+
 @dataclass
 class Exercise:
     """One task: ``check(*answers, **context)`` returns a :class:`Feedback`; ``solution()``

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.dot import node_test
+from ._core import number, right, wrong
 
 
 def next_split(stepper, since: int, node: int | None = None, chunk: int = 100):
@@ -29,3 +30,15 @@ def next_split(stepper, since: int, node: int | None = None, chunk: int = 100):
             u = int(inner[np.argmin(T.t_split[inner])])
             return u, names[int(T.feature[u])], node_test(T, u, names), int(T.t_split[u])
     return None
+
+
+def stepped_to(t, when: int, ok: str, hint: str, first: str):
+    """The second answer of a predict-then-step exercise, the ``t`` the student stepped to:
+    none yet (``first`` says to step now), within one of ``when`` (``ok``; the panel counts
+    instances from 1, the tree's times from 0) or not (``hint``)."""
+    if t is None:
+        return right(first)
+    got = number(t, "the t you stepped to")
+    if not isinstance(got, float):
+        return got
+    return right(ok) if abs(got - when) <= 1 else wrong(hint)

@@ -7,8 +7,8 @@ import math
 
 from .. import bounds
 from ..experiments.paper000.theorem_4 import practical, schedule
-from ._core import ExerciseSet, choice, close, number, right, wrong
-from ._steppers import next_split
+from ._core import ExerciseSet, grade, choice, wrong
+from ._steppers import next_split, stepped_to
 
 S = ExerciseSet("01_confidence_decision_trees")
 check, solution = S.check, S.solution
@@ -22,20 +22,27 @@ E4_START = 4_000  # the stepper of section 5 starts there
 
 @S.add("Theorem 2's radius by hand")
 def _e1(answer) -> object:
-    value = number(answer, "your epsilon_Gini(m, delta) as a number")
-    if not isinstance(value, float):
-        return value
-    truth = float(bounds.gini(E1["m"], E1["delta"]))
-    if close(value, truth, 0.01):
-        return right(
-            f"epsilon_Gini = {truth:.4f}: at m = 2,000 the radius is still 0.23 on an "
-            "impurity that is at most 0.5, which is why C-Tree needs thousands of examples"
-        )
-    if close(value, math.sqrt(8 / E1["m"] * math.log(2 / E1["delta"])), 0.01):
-        return wrong("that is the first term only: add the bias term 4 sqrt(1/m)")
-    if close(value, float(bounds.gini(E1["m"], E1["delta"] / 2)), 0.01):
-        return wrong("use ln(2/delta) as Theorem 2 prints it, not ln(4/delta)")
-    return wrong("epsilon_Gini(m, delta) = sqrt(8/m ln(2/delta)) + 4 sqrt(1/m), natural logarithm")
+    m, delta = E1["m"], E1["delta"]
+    truth = float(bounds.gini(m, delta))
+    return grade(
+        answer,
+        "your epsilon_Gini(m, delta) as a number",
+        truth,
+        0.01,
+        f"epsilon_Gini = {truth:.4f}: at m = 2,000 the radius is still 0.23 on an impurity "
+        "that is at most 0.5, which is why C-Tree needs thousands of examples",
+        [
+            (
+                math.sqrt(8 / m * math.log(2 / delta)),
+                "that is the first term only: add the bias term 4 sqrt(1/m)",
+            ),
+            (
+                float(bounds.gini(m, delta / 2)),
+                "use ln(2/delta) as Theorem 2 prints it, not ln(4/delta)",
+            ),
+        ],
+        "epsilon_Gini(m, delta) = sqrt(8/m ln(2/delta)) + 4 sqrt(1/m), natural logarithm",
+    )
 
 
 @S.solves(1)
@@ -53,26 +60,26 @@ def _s1() -> str:
 
 @S.add("the practical radius of eq. (10) by hand")
 def _e2(answer) -> object:
-    value = number(answer, "your epsilon~ of eq. (10) as a number")
-    if not isinstance(value, float):
-        return value
     p = E2
     truth = float(practical(p["m"], p["depth"], p["t"], p["d"], p["c"]))
-    if close(value, truth, 0.01):
-        theorem = float(bounds.gini(p["m"], 1 / p["t"]))
-        return right(
-            f"epsilon~ = {truth:.5f}, {theorem / truth:.0f} times below Theorem 2's "
-            f"radius at the same m and delta = 1/t ({theorem:.3f}): eq. (10) is a tuned "
-            "heuristic, not a confidence radius"
-        )
-    h0 = float(practical(p["m"], p["depth"] - 1, p["t"], p["d"], p["c"]))
-    if close(value, h0, 0.01):
-        return wrong(
-            "h is the depth plus one (h = 3 here), so that the logarithm is finite at the root"
-        )
-    if close(value, truth / p["c"], 0.01):
-        return wrong("do not forget the factor c = 0.02 in front of the square root")
-    return wrong("epsilon~ = c sqrt(ln(m^2 h^2 t d) / m), natural logarithm, h = depth + 1")
+    theorem = float(bounds.gini(p["m"], 1 / p["t"]))
+    return grade(
+        answer,
+        "your epsilon~ of eq. (10) as a number",
+        truth,
+        0.01,
+        f"epsilon~ = {truth:.5f}, {theorem / truth:.0f} times below Theorem 2's radius at the "
+        f"same m and delta = 1/t ({theorem:.3f}): eq. (10) is a tuned heuristic, not a "
+        "confidence radius",
+        [
+            (
+                float(practical(p["m"], p["depth"] - 1, p["t"], p["d"], p["c"])),
+                "h is the depth plus one (h = 3 here), so that the logarithm is finite at the root",
+            ),
+            (truth / p["c"], "do not forget the factor c = 0.02 in front of the square root"),
+        ],
+        "epsilon~ = c sqrt(ln(m^2 h^2 t d) / m), natural logarithm, h = depth + 1",
+    )
 
 
 @S.solves(2)
@@ -96,25 +103,26 @@ def _depth_ratio() -> float:
 
 
 @S.add("how eq. (7) grows with the depth")
-def _e3(answer, direction=None) -> object:
-    value = number(answer, "the ratio epsilon_t(h = 20) / epsilon_t(h = 0)")
-    if not isinstance(value, float):
-        return value
+def _e3(answer) -> object:
     truth = _depth_ratio()
-    if close(value, truth, 0.02):
-        return right(
-            f"the ratio is {truth:.3f}: twenty levels deeper cost only "
-            f"{100 * (truth - 1):.0f}% more radius, because the depth enters eq. (7) "
-            "through delta / ((h+1)(h+2) t d m), inside a logarithm"
-        )
-    if value > 2:
-        return wrong(
-            "much less than that: the depth only divides delta, and delta sits inside "
-            "a logarithm under a square root; read the middle panel of the schedule plot"
-        )
-    return wrong(
-        "read epsilon_t at h = 0 and h = 20 in the middle panel (m = 1,000, t = 10^5, "
-        "d = 5, Gini) or compute both with Theorem 2 at delta / ((h+1)(h+2) t d m)"
+    return grade(
+        answer,
+        "the ratio epsilon_t(h = 20) / epsilon_t(h = 0)",
+        truth,
+        0.02,
+        f"the ratio is {truth:.3f}: twenty levels deeper cost only {100 * (truth - 1):.0f}% "
+        "more radius, because the depth enters eq. (7) through delta / ((h+1)(h+2) t d m), "
+        "inside a logarithm",
+        [
+            (
+                lambda v: v > 2,
+                "much less than that: the depth only divides delta, and delta "
+                "sits inside a logarithm under a square root; read the middle panel of the "
+                "schedule plot",
+            ),
+        ],
+        "read epsilon_t at h = 0 and h = 20 in the middle panel (m = 1,000, t = 10^5, d = 5, "
+        "Gini) or compute both with Theorem 2 at delta / ((h+1)(h+2) t d m)",
     )
 
 
@@ -149,22 +157,15 @@ def _e4(feature, t=None, *, stepper) -> object:
             "look at the generating tree above: which feature does its root test? A "
             "Hoeffding tree's root finds the test with the largest gain first"
         )
-    if t is None:
-        return right(
-            f"the root will test {name}; now step (step k) until it splits and give "
-            "the t as the second answer"
-        )
-    when_said = number(t, "the t of the split")
-    if not isinstance(when_said, float):
-        return when_said
-    if abs(when_said - when) > 1:  # the panel counts from 1, the tree from 0
-        return wrong(
-            f"{name} is right; the t is not: step k with k = 100 and read the split "
-            "marker of the split chart (the root tests once per grace period)"
-        )
-    return right(
-        f"the root splits on {test} at t = {when:,}, long after C-Tree: with tau = 0 and "
-        "two features of close gains the H-Tree waits for the margin to exceed epsilon"
+    return stepped_to(
+        t,
+        when,
+        f"the root splits on {test} at t = {when:,}, long after C-Tree: with tau = 0 and two "
+        "features of close gains the H-Tree waits for the margin to exceed epsilon",
+        f"{name} is right; the t is not: step k with k = 100 and read the split marker of the "
+        "split chart (the root tests once per grace period)",
+        f"the root will test {name}; now step (step k) until it splits and give the t as the "
+        "second answer",
     )
 
 

@@ -7,7 +7,7 @@ from math import comb
 
 from .._numbers import count
 
-from ._core import ExerciseSet, choice, close, number, right, wrong
+from ._core import ExerciseSet, grade, choice, right, wrong
 
 S = ExerciseSet("02_bayesian_credible_trees")
 check, solution = S.check, S.solution
@@ -27,25 +27,24 @@ def _p_above_half(n_pos: int, n_neg: int) -> float:
 
 @S.add("a leaf's posterior by hand")
 def _e1(answer) -> object:
-    value = number(answer, "P(mu > 1/2 | 6 positives, 2 negatives) as a number")
-    if not isinstance(value, float):
-        return value
     truth = _p_above_half(**E1)
-    if close(value, truth, 0.005):
-        return right(
-            f"P(mu > 1/2) = {truth:.4f}: eight labels already make the positive class "
-            "the better bet with 91% posterior probability"
-        )
-    if close(value, 0.7, 0.01):
-        return wrong(
-            "0.7 is the posterior mean (7/10); the question asks for the mass of "
-            "Beta(7, 3) above 1/2"
-        )
-    if close(value, 1 - truth, 0.01):
-        return wrong("that is P(mu <= 1/2), the other side")
-    return wrong(
+    return grade(
+        answer,
+        "P(mu > 1/2 | 6 positives, 2 negatives) as a number",
+        truth,
+        0.005,
+        f"P(mu > 1/2) = {truth:.4f}: eight labels already make the positive class the better "
+        "bet with 91% posterior probability",
+        [
+            (
+                0.7,
+                "0.7 is the posterior mean (7/10); the question asks for the mass of "
+                "Beta(7, 3) above 1/2",
+            ),
+            (1 - truth, "that is P(mu <= 1/2), the other side"),
+        ],
         "the posterior is Beta(7, 3); P(mu > 1/2) = P(Binomial(9, 1/2) <= 6), or "
-        "1 - scipy.stats.beta.cdf(0.5, 7, 3)"
+        "1 - scipy.stats.beta.cdf(0.5, 7, 3)",
     )
 
 
@@ -72,21 +71,18 @@ def _width(n_pos: int, n_neg: int, level: float) -> float:
 
 @S.add("ten times the labels: how much narrower?")
 def _e2(answer) -> object:
-    value = number(answer, "width(6:2) / width(60:20) of the 90% interval")
-    if not isinstance(value, float):
-        return value
     truth = _width(*E2["small"], E2["level"]) / _width(*E2["large"], E2["level"])
-    if close(value, truth, 0.03):
-        return right(
-            f"the interval is {truth:.2f} times narrower: close to sqrt(10) = 3.16, the "
-            "1/sqrt(n) of every mean; a little less, because the uniform prior's two "
-            "pseudo-labels narrow the interval at 8 labels more than at 80"
-        )
-    if close(value, 10, 0.05):
-        return wrong("not 10: a posterior's spread shrinks like 1/sqrt(n), as a sample mean's")
-    return wrong(
+    return grade(
+        answer,
+        "width(6:2) / width(60:20) of the 90% interval",
+        truth,
+        0.03,
+        f"the interval is {truth:.2f} times narrower: close to sqrt(10) = 3.16, the 1/sqrt(n) "
+        "of every mean; a little less, because the uniform prior's two pseudo-labels narrow "
+        "the interval at 8 labels more than at 80",
+        [(10, "not 10: a posterior's spread shrinks like 1/sqrt(n), as a sample mean's")],
         "compute both equal-tailed 90% intervals with scipy.stats.beta.ppf([0.05, 0.95], "
-        "n_pos + 1, n_neg + 1) and divide the widths"
+        "n_pos + 1, n_neg + 1) and divide the widths",
     )
 
 

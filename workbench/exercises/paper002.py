@@ -7,7 +7,7 @@ import math
 
 from .. import bounds
 from ..core.analytic import analytic_cut
-from ._core import ExerciseSet, choice, close, number, right, tex_int, wrong
+from ._core import ExerciseSet, grade, choice, right, tex_int, wrong
 
 S = ExerciseSet("03_ultra_fast_forest_trees")
 check, solution = S.check, S.solution
@@ -19,28 +19,28 @@ E3 = dict(errors=60, n=500, p_min=0.10, s_min=0.012, warn=2.0, drift=3.0)
 
 @S.add("the analytical cut by hand")
 def _e1(answer) -> object:
-    value = number(answer, "the cut point x")
-    if not isinstance(value, float):
-        return value
     truth = float(analytic_cut(*E1.values()))
-    if close(value, truth, 0.005):
-        return right(
-            f"x = {truth:.4f}: the prior of the first class moves the cut "
-            f"{truth - 1:.3f} past the midpoint, into the second class's side"
-        )
-    if close(value, 1.0, 0.005):
-        return wrong(
-            "1 is the midpoint, the cut for equal priors: with p1 = 0.7 the log-ratio "
-            "of the priors shifts it"
-        )
-    if close(value, 1 - math.log(7 / 3) / 2, 0.005):
-        return wrong(
-            "right size, wrong way: the more likely class takes more of the line, so "
-            "the cut moves away from its mean"
-        )
-    return wrong(
-        "with equal variances the quadratic is linear: p1 N(x; 0, 1) = p2 N(x; 2, 1) "
-        "gives x = 1 + ln(p1 / p2) / 2"
+    return grade(
+        answer,
+        "the cut point x",
+        truth,
+        0.005,
+        f"x = {truth:.4f}: the prior of the first class moves the cut {truth - 1:.3f} past the "
+        "midpoint, into the second class's side",
+        [
+            (
+                1.0,
+                "1 is the midpoint, the cut for equal priors: with p1 = 0.7 the log-ratio of "
+                "the priors shifts it",
+            ),
+            (
+                1 - math.log(7 / 3) / 2,
+                "right size, wrong way: the more likely class takes more "
+                "of the line, so the cut moves away from its mean",
+            ),
+        ],
+        "with equal variances the quadratic is linear: p1 N(x; 0, 1) = p2 N(x; 2, 1) gives "
+        "x = 1 + ln(p1 / p2) / 2",
     )
 
 
@@ -62,24 +62,28 @@ def _n_tie() -> int:
 
 @S.add("when epsilon falls below the tie level")
 def _e2(answer) -> object:
-    value = number(answer, "the smallest n with epsilon < tau")
-    if not isinstance(value, float):
-        return value
     n = _n_tie()
     eps_at = float(bounds.hoeffding(n, E2["delta"], E2["R"]))
-    if int(value) == n:
-        return right(
-            f"n = {n:,} (epsilon = {eps_at:.5f} there): from then on a leaf splits on a "
-            "tie, whatever the margin between its two best attributes"
-        )
-    if abs(value - n) <= 2:
-        return wrong(
-            "close: epsilon < tau must hold strictly, and n is a whole number of "
-            "instances (round up)"
-        )
-    if abs(value - n / 2) <= 2:
-        return wrong("the bound is sqrt(R^2 ln(1/delta) / (2n)): keep the 2 in the denominator")
-    return wrong("solve sqrt(ln(1/delta) / (2n)) < tau for n, with R = 1 bit (two classes)")
+    return grade(
+        answer,
+        "the smallest n with epsilon < tau",
+        n,
+        0.0,
+        f"n = {n:,} (epsilon = {eps_at:.5f} there): from then on a leaf splits on a tie, "
+        "whatever the margin between its two best attributes",
+        [
+            (
+                lambda v: abs(v - n) <= 2,
+                "close: epsilon < tau must hold strictly, and n is a "
+                "whole number of instances (round up)",
+            ),
+            (
+                lambda v: abs(v - n / 2) <= 2,
+                "the bound is sqrt(R^2 ln(1/delta) / (2n)): keep the 2 in the denominator",
+            ),
+        ],
+        "solve sqrt(ln(1/delta) / (2n)) < tau for n, with R = 1 bit (two classes)",
+    )
 
 
 @S.solves(2)

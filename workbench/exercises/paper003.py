@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ._core import ExerciseSet, choice, close, number, right, wrong
+from ._core import ExerciseSet, grade, choice, right, wrong
 
 S = ExerciseSet("04_frugal_hoeffding_tree")
 check, solution = S.check, S.solution
@@ -29,22 +29,20 @@ def _gain() -> float:
 
 @S.add("the gain of Outlook by hand")
 def _e1(answer) -> object:
-    value = number(answer, "the information gain of Outlook at the root, in bits")
-    if not isinstance(value, float):
-        return value
     truth = _gain()
-    if close(value, truth, 0.01):
-        return right(
-            f"gain(Outlook) = {truth:.3f} bits, the largest of the four attributes: the "
-            "thesis's tree (and ours) tests Outlook at the root"
-        )
-    if close(value, _h(9, 5), 0.01):
-        return wrong("0.940 is H(root): subtract the weighted entropies of the three branches")
-    if close(value, truth * math.log(2), 0.01):
-        return wrong("use logarithms to base 2 (bits), as the thesis does")
-    return wrong(
-        "H(root) = H(9/14, 5/14); gain = H(root) - sum over the values of "
-        "(n_value / 14) H(value); overcast is pure (entropy 0)"
+    return grade(
+        answer,
+        "the information gain of Outlook at the root, in bits",
+        truth,
+        0.01,
+        f"gain(Outlook) = {truth:.3f} bits, the largest of the four attributes: the thesis's "
+        "tree (and ours) tests Outlook at the root",
+        [
+            (_h(9, 5), "0.940 is H(root): subtract the weighted entropies of the three branches"),
+            (truth * math.log(2), "use logarithms to base 2 (bits), as the thesis does"),
+        ],
+        "H(root) = H(9/14, 5/14); gain = H(root) - sum over the values of (n_value / 14) "
+        "H(value); overcast is pure (entropy 0)",
     )
 
 
@@ -71,23 +69,23 @@ def _stops_asking() -> int:
 
 @S.add("when a leaf stops asking")
 def _e2(answer) -> object:
-    value = number(answer, "the smallest number of 'yes' labels")
-    if not isinstance(value, float):
-        return value
     truth = _stops_asking()
-    if int(value) == truth and value == int(value):
-        return right(
-            f"{truth} 'yes' against 3 'no': p1 - p2 = {(truth - 3) / (truth + 5):.3f} "
-            ">= 0.4, so the rule stops asking here; one fewer and it still asks"
-        )
-    if int(value) == truth - 1:
-        return wrong(
-            "one short: with that count p1 - p2 is still below alpha (the rule asks "
-            "while p1 - p2 < alpha)"
-        )
-    return wrong(
-        "with Laplace smoothing p_c = (n_c + 1) / (n + K), so p1 - p2 = (n1 - n2) / "
-        "(n + K); solve (n1 - 3) / (n1 + 3 + 2) >= 0.4 for a whole n1"
+    return grade(
+        answer,
+        "the smallest number of 'yes' labels",
+        truth,
+        0.0,
+        f"{truth} 'yes' against 3 'no': p1 - p2 = {(truth - 3) / (truth + 5):.3f} >= 0.4, so the "
+        "rule stops asking here; one fewer and it still asks",
+        [
+            (
+                truth - 1,
+                "one short: with that count p1 - p2 is still below alpha (the rule asks "
+                "while p1 - p2 < alpha)",
+            ),
+        ],
+        "with Laplace smoothing p_c = (n_c + 1) / (n + K), so p1 - p2 = (n1 - n2) / (n + K); "
+        "solve (n1 - 3) / (n1 + 3 + 2) >= 0.4 for a whole n1",
     )
 
 

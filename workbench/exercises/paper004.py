@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from .. import bounds
-from ._core import ExerciseSet, choice, close, number, right, tex_int, wrong
-from ._steppers import next_split
+from ._core import ExerciseSet, grade, choice, right, tex_int, wrong
+from ._steppers import next_split, stepped_to
 
 S = ExerciseSet("05_extremely_fast_decision_tree")
 check, solution = S.check, S.solution
@@ -22,18 +22,22 @@ def _eps(n, delta, classes) -> float:
 
 @S.add("eq. (1) by hand for three classes")
 def _e1(answer) -> object:
-    value = number(answer, "epsilon of eq. (1), in bits")
-    if not isinstance(value, float):
-        return value
     truth = _eps(**E1)
-    if close(value, truth, 0.01):
-        return right(
-            f"epsilon = {truth:.4f} bits: information gain ranges over log2(3) = 1.585 "
-            "bits with three classes, so the bound is 1.585 times that of two classes"
-        )
-    if close(value, _eps(E1["n"], E1["delta"], 2), 0.01):
-        return wrong("that is R = 1 (two classes): with three classes R = log2(3)")
-    return wrong("epsilon = sqrt(R^2 ln(1/delta) / (2n)) with R = log2(number of classes)")
+    return grade(
+        answer,
+        "epsilon of eq. (1), in bits",
+        truth,
+        0.01,
+        f"epsilon = {truth:.4f} bits: information gain ranges over log2(3) = 1.585 bits with "
+        "three classes, so the bound is 1.585 times that of two classes",
+        [
+            (
+                _eps(E1["n"], E1["delta"], 2),
+                "that is R = 1 (two classes): with three classes R = log2(3)",
+            )
+        ],
+        "epsilon = sqrt(R^2 ln(1/delta) / (2n)) with R = log2(number of classes)",
+    )
 
 
 @S.solves(1)
@@ -128,23 +132,16 @@ def _e3(learner, t=None, *, pair) -> object:
         )
     if truth not in ("vfdt", "efdt"):
         return right(f"{truth}: as the stepper shows")
-    if t is None:
-        return right(
-            f"{truth.upper()} it is; now step past t = 10,000 until its root changes and "
-            "give that t as the second answer"
-        )
-    got = number(t, "the t at which the root's test changes")
-    if not isinstance(got, float):
-        return got
-    if abs(got - when[truth]) > 1:  # the panel counts from 1, the tree from 0
-        return wrong(
-            f"{truth.upper()} is right, the t is not: step k = 2,000 past 10,000 and "
-            "read the re-evaluations listed under the panel (the root is node 0)"
-        )
-    return right(
-        f"EFDT replaces its root's test at t = {when[truth]:,}: the new attribute's "
-        "gain has to outweigh the statistics of the first concept the root still holds "
-        "before a re-evaluation passes, which takes thousands of instances"
+    return stepped_to(
+        t,
+        when[truth],
+        f"EFDT replaces its root's test at t = {when[truth]:,}: the new attribute's gain has to "
+        "outweigh the statistics of the first concept the root still holds before a "
+        "re-evaluation passes, which takes thousands of instances",
+        f"{truth.upper()} is right, the t is not: step k = 2,000 past 10,000 and read the "
+        "re-evaluations listed under the panel (the root is node 0)",
+        f"{truth.upper()} it is; now step past t = 10,000 until its root changes and give that "
+        "t as the second answer",
     )
 
 
