@@ -279,3 +279,20 @@ def test_solutions_are_left_out_of_the_book_and_shown_in_the_teachers():
     solution = teacher["cells"][-1]
     assert solution["metadata"]["tags"] == ["solution", "remove-input"]
     assert "jupyter" not in solution["metadata"]  # shown, not collapsed
+
+
+def test_the_solutions_maths_is_parsed_as_maths_in_the_teachers_book():
+    """A solution is Markdown a cell displays: the book reads such output as MyST (with the
+    dollar maths), not CommonMark, which showed its formulas as source."""
+    import yaml
+
+    from workbench.exercises import paper001, paper002, paper003
+
+    config = yaml.safe_load(book._config(True))["sphinx"]["config"]
+    assert config["nb_render_markdown_format"] == "myst"
+    for module in (paper001, paper002, paper003):
+        for n in module.S.exercises:
+            html = _rendered_markdown(module.solution(n).markdown)
+            assert '<span class="math inline">' in html, (module.__name__, n)
+            rest = re.sub(r'<(span|div) class="math[^"]*">.*?</\1>', "", html, flags=re.S)
+            assert "$" not in rest, (module.__name__, n, rest)

@@ -98,6 +98,9 @@ sphinx:
       - ["html", "application/javascript", null]
     nb_ipywidgets_js: {}
     nb_merge_streams: true
+    # Markdown that a cell displays (the exercises' solutions, the verdicts) is read as MyST,
+    # with its $...$ maths, as JupyterLab shows it; CommonMark would leave the maths as source
+    nb_render_markdown_format: myst
     myst_enable_extensions: ["dollarmath", "amsmath"]
     # `$$...$$` directly under a line of text (no blank line between) is display maths, as
     # JupyterLab shows it; without this MyST reads it as inline maths between two stray `$`

@@ -89,7 +89,8 @@ def _s2() -> str:
     inner = p["m"] ** 2 * h**2 * p["t"] * p["d"]
     value = p["c"] * math.sqrt(math.log(inner) / p["m"])
     return (
-        f"**Solution.** $h=\\text{{depth}}+1={h}$, $m^2h^2td={inner:.3g}$, "
+        f"**Solution.** $h=\\text{{depth}}+1={h}$, "
+        f"$m^2h^2td={inner / 10**12:.1f}\\times10^{{12}}$, "
         f"$\\ln(m^2h^2td)={math.log(inner):.3f}$, so $\\tilde\\varepsilon={p['c']}"
         f"\\sqrt{{{math.log(inner):.3f}/{p['m']}}}={value:.5f}$. "
         f"Check: {check(2, value)!r}"
