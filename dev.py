@@ -6,6 +6,8 @@
     python3 dev.py test    set everything up, then lint (ruff) and run the whole test suite
     python3 dev.py book    set everything up, execute every notebook (full mode; ``--quick``:
                            quick mode) and build the static HTML book in _build/book/html
+                           (``--solutions``: the teacher's book, with the exercises' solutions,
+                           in _build/book/html-solutions)
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of the workbench's compiled kernels, to
                            free the space or start afresh (never needed after an edit: the
@@ -160,11 +162,19 @@ def ensure_venv(extras: str) -> None:
 
 #: JupyterLab settings the set-up ships (``overrides.json`` in the environment's settings
 #: directory, read by every JupyterLab started from it): no "Would you like to get notified
-#: about official Jupyter news?" pop-up over the bottom right of every notebook, no update check
+#: about official Jupyter news?" pop-up over the bottom right of every notebook, no update check;
+#: and widget messages handled by the kernel's main thread.  JupyterLab 4.6 sends them to a
+#: kernel subshell by default (commsOverSubshells), and ipykernel 7 runs a subshell in a thread of
+#: its own, at the same time as the cell the main thread runs: a slider moved while Run All was
+#: still drawing later cells made two threads draw with matplotlib at once, which it does not
+#: support (its one mathtext parser: "ValueError ... ParseException" instead of the figure).
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {
         "fetchNews": "false",
         "checkForUpdates": False,
+    },
+    "@jupyterlab/apputils-extension:kernels-settings": {
+        "commsOverSubshells": "disabled",
     },
 }
 

@@ -195,3 +195,22 @@ def test_lab_set_up_turns_the_news_pop_up_off(tmp_path):
     source = (ROOT / "dev.py").read_text()
     lab = source[source.index("def cmd_lab") :]
     assert lab.index("write_lab_settings()") < lab.index('"lab"')
+
+
+def test_lab_set_up_keeps_widget_messages_on_the_kernels_main_thread(tmp_path):
+    """JupyterLab 4.6 sends widget messages to a kernel subshell by default, which ipykernel 7
+    runs in a thread of its own beside the cell being run: two threads drawing with matplotlib
+    at once ("ValueError ... ParseException" in 01's schedule widget).  The set-up turns it off,
+    with a value the installed JupyterLab's schema knows (the browser test sees the thread)."""
+    import json
+    import sys
+
+    written = json.loads(_dev().write_lab_settings(tmp_path).read_text())
+    kernels = written["@jupyterlab/apputils-extension:kernels-settings"]
+    assert kernels == {"commsOverSubshells": "disabled"}
+    schema_file = (
+        Path(sys.prefix)
+        / "share/jupyter/lab/schemas/@jupyterlab/apputils-extension/kernels-settings.json"
+    )
+    schema = json.loads(schema_file.read_text())["properties"]["commsOverSubshells"]
+    assert "disabled" in [choice["const"] for choice in schema["oneOf"]]

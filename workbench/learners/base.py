@@ -68,7 +68,7 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
-from .._numbers import compared
+from .._numbers import compared, count
 from ._api import ClassifierAPI
 from .frames import frame_columns, frame_to_matrix
 
@@ -852,7 +852,8 @@ class BaseTree(ClassifierAPI):
         text = super().__repr__()
         if not self._is_set_up():
             return text
-        return f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen {self.n_seen}"
+        leaves = count(self.n_leaves, "leaf", "leaves")
+        return f"{text}  # fitted: {leaves}, depth {self.depth}, seen {self.n_seen}"
 
     # ------------------------------------------------------------------ explanation
     def describe_test(self, node: int, branch: int | None = None) -> str:

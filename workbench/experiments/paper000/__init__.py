@@ -54,7 +54,7 @@ from .figure_3 import (
 from .figure_4 import fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_verdict, plot_fig4
 from .figure_5 import fig5, fig5_ranks, fig5_verdict, plot_fig5, tune_c
 from .leaf_predictor import leaf_predictor_table
-from .randcbt import prose_leaf_counts, stepper_demo
+from .randcbt import prose_leaf_counts, stepper_demo, stepper_summary
 from .section_3 import gain_table, impurities, plot_impurities, upper_bound_check
 from .table_1 import permuted, table1
 from .theorem_4 import (
@@ -99,6 +99,7 @@ __all__ = [
     "plot_leaf_consistency",
     "prose_leaf_counts",
     "stepper_demo",
+    "stepper_summary",
     "rand_cbt_by_leaf",
     "fig3_param_grid",
     "fig3_grid",

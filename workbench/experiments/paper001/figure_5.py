@@ -32,18 +32,21 @@ def grids(n):
     )
 
 
-def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000):
+def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True):
     """Grid search of each learner's parameters: one row per (learner, setting) with the mean
-    risk over the curve; the best per learner is :func:`best_settings` of it."""
+    risk over the curve; the best per learner is :func:`best_settings` of it.  ``progress``:
+    a bar over the settings (tqdm)."""
+    from tqdm.auto import tqdm
+
     s = sizes()
     n_grid = n_grid or s.toy_grid
     n_runs = n_runs or s.toy_tune_runs
     n_labels = n_labels or s.toy_labels
+    jobs = [(name, kw) for name, settings in grids(n_grid).items() for kw in settings]
     rows = []
-    for name, settings in grids(n_grid).items():
-        for kw in settings:
-            risk, _ = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **SPECS[name], **kw)
-            rows.append(dict(learner=name, **kw, mean_risk=float(risk.mean())))
+    for name, kw in tqdm(jobs, desc="tuning on the toy problem", disable=not progress):
+        risk, _ = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **SPECS[name], **kw)
+        rows.append(dict(learner=name, **kw, mean_risk=float(risk.mean())))
     return pd.DataFrame(rows)
 
 
@@ -57,14 +60,17 @@ def best_settings(tuning: pd.DataFrame) -> dict:
     return out
 
 
-def fig5(settings=None, n_runs=None, n_labels=None, seed=0):
-    """The curves of Figure 5 (tidy: learner, n_labels, risk, risk_se, leaves)."""
+def fig5(settings=None, n_runs=None, n_labels=None, seed=0, progress=True):
+    """The curves of Figure 5 (tidy: learner, n_labels, risk, risk_se, leaves); ``progress``:
+    a bar over the learners (tqdm)."""
+    from tqdm.auto import tqdm
+
     s = sizes()
     n_runs = n_runs or s.toy_runs
     n_labels = n_labels or s.toy_labels
     settings = settings or {}
     frames = []
-    for name, spec in SPECS.items():
+    for name, spec in tqdm(SPECS.items(), desc="Figure 5", disable=not progress):
         kw = settings.get(name, {})
         risk, leaves = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **spec, **kw)
         n = risk.shape[0]

@@ -53,27 +53,39 @@ def available(names):
     return out
 
 
-def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000):
+def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name=""):
     """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
-    the mean test risk over the whole curve."""
+    the mean test risk over the whole curve.  ``progress``: a bar over the settings (tqdm),
+    labelled with the data set's ``name``."""
+    from tqdm.auto import tqdm
+
     s = sizes()
     n_grid = n_grid or s.pool_grid
     n_runs = n_runs or s.pool_tune_runs
     cred = [float(v) for v in np.geomspace(1e-3, 0.45, n_grid)]
     hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n_grid)]
+    delta2s = (0.01, 0.1, 0.4)  # BOCT-AL: BOCT's best delta, delta2 on its own grid
+    bar = tqdm(
+        total=2 * len(cred) + len(delta2s),
+        desc=f"tuning on {name}".strip() if name else "tuning",
+        disable=not progress,
+    )
     rows = []
-    for name, grid in (("BOCT", cred), ("Hoeffding", hoef)):
+    for learner, grid in (("BOCT", cred), ("Hoeffding", hoef)):
         for d in grid:
-            risk, _ = pool_runs(X, y, name, delta=d, n_runs=n_runs, seed=seed)
-            rows.append(dict(learner=name, delta=d, delta2=np.nan, mean_risk=float(risk.mean())))
+            risk, _ = pool_runs(X, y, learner, delta=d, n_runs=n_runs, seed=seed)
+            rows.append(dict(learner=learner, delta=d, delta2=np.nan, mean_risk=float(risk.mean())))
+            bar.update()
     best = min((r for r in rows if r["learner"] == "BOCT"), key=lambda r: r["mean_risk"])
-    for d2 in (0.01, 0.1, 0.4):  # BOCT-AL: BOCT's delta, delta2 on its own grid
+    for d2 in delta2s:
         risk, _ = pool_runs(
             X, y, "BOCT-AL", delta=best["delta"], delta2=d2, n_runs=n_runs, seed=seed
         )
         rows.append(
             dict(learner="BOCT-AL", delta=best["delta"], delta2=d2, mean_risk=float(risk.mean()))
         )
+        bar.update()
+    bar.close()
     return pd.DataFrame(rows)
 
 
@@ -125,14 +137,19 @@ def c45_curve(X, y, n_runs=None, every=None, seed=0):
     )
 
 
-def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
-    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column)."""
+def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True, progress=True):
+    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column); ``progress``: a
+    bar over the learners (tqdm)."""
+    from tqdm.auto import tqdm
+
     s = sizes()
     n_runs = n_runs or s.pool_runs
     X, y = dataset(name)
     settings = settings or {}
     frames = []
-    for learner in ("BOCT", "BOCT-AL", "Hoeffding"):
+    learners = ("BOCT", "BOCT-AL", "Hoeffding") + (("C4.5",) if with_c45 else ())
+    bar = tqdm(total=len(learners), desc=f"Figure 6, {name}", disable=not progress)
+    for learner in learners[:3]:
         kw = settings.get(learner, {})
         risk, leaves = pool_runs(X, y, learner, n_runs=n_runs, seed=seed, **kw)
         frames.append(
@@ -146,8 +163,11 @@ def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
                 )
             )
         )
+        bar.update()
     if with_c45:
         frames.append(c45_curve(X, y, seed=seed))
+        bar.update()
+    bar.close()
     out = pd.concat(frames, ignore_index=True)
     out.insert(0, "dataset", name)
     return out
