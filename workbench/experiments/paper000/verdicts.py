@@ -368,6 +368,13 @@ SOURCES = (
 )
 
 
+#: the command that makes the stored quick results again
+STORE_QUICK = (
+    'python -c "from workbench.experiments import paper000 as P; '
+    'P.store_claims(P.claims(quick=True))"'
+)
+
+
 def _claims_path(quick: bool):
     return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
 
@@ -376,12 +383,12 @@ def store_claims(table, command: str | None = None):
     """Write a claims run's per-seed results to ``results/claims_quick.csv`` or
     ``claims_full.csv`` with their provenance.  The quick file is what
     ``tests/test_stored_results.py`` compares a fresh quick run with: make it again with
-    ``python -m workbench.experiments.paper000.verdicts --store-quick``."""
+    :data:`STORE_QUICK`."""
     from ... import provenance
 
     quick = bool(table.attrs["quick"])
     command = command or (
-        "python -m workbench.experiments.paper000.verdicts --store-quick"
+        STORE_QUICK
         if quick
         else "notebooks/01_confidence_decision_trees.ipynb in full mode: "
         "P.store_claims(P.claims(quick=False, frames=...))"
@@ -410,11 +417,3 @@ def stored_claims(quick: bool = False):
         quick=quick,
     )
     return table
-
-
-if __name__ == "__main__":
-    import sys
-
-    if sys.argv[1:] != ["--store-quick"]:
-        raise SystemExit("usage: python -m workbench.experiments.paper000.verdicts --store-quick")
-    store_claims(claims(quick=True))

@@ -438,6 +438,13 @@ def claims(quick=True, seeds=None, client=None, *, processes=None, progress=True
 
 
 # --------------------------------------------------------------------------- stored claims
+#: the command that makes the stored quick results again
+STORE_QUICK = (
+    'python -c "from workbench.experiments import paper001 as P; '
+    'P.store_claims(P.claims(quick=True))"'
+)
+
+
 def _claims_path(quick: bool):
     from ._common import RESULTS
 
@@ -448,14 +455,14 @@ def store_claims(table, command: str | None = None):
     """Write a claims run's per-seed results (``results/claims_quick.csv`` or
     ``claims_full.csv``) and its tuning (``claims_tuning_*.csv``), with their provenance.
     The quick file is what ``tests/test_stored_results.py`` compares a fresh quick run with:
-    make it again with ``python -m workbench.experiments.paper001.verdicts --store-quick``."""
+    make it again with :data:`STORE_QUICK`."""
     from ... import provenance
     from ._common import SOURCES
 
     quick = bool(table.attrs["quick"])
     mode = "quick" if quick else "full"
     command = command or (
-        "python -m workbench.experiments.paper001.verdicts --store-quick"
+        STORE_QUICK
         if quick
         else "notebooks/02_bayesian_credible_trees.ipynb in full mode: P.store_claims(P.claims(quick=False))"
     )
@@ -529,11 +536,3 @@ def noise_table(deltas=(0.01, 0.05, 0.13, 0.2), seeds=range(3), n_runs=60, progr
             }
         )
     return pd.DataFrame(rows)
-
-
-if __name__ == "__main__":
-    import sys
-
-    if sys.argv[1:] != ["--store-quick"]:
-        raise SystemExit("usage: python -m workbench.experiments.paper001.verdicts --store-quick")
-    store_claims(claims(quick=True))
