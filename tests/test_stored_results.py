@@ -20,7 +20,7 @@ from workbench import claims as C
 from workbench import provenance
 
 #: papers whose claims tables and stored results follow workbench.claims / provenance
-PAPERS = ("paper001",)
+PAPERS = ("paper000", "paper001")
 
 
 def _paper(name):
