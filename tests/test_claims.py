@@ -305,3 +305,32 @@ def test_tune_refines_around_the_best_value_of_a_coarse_grid():
     assert coarse.best["delta"] == 0.45 and not coarse.at_edge  # 0.45 is interior after extension
     assert abs(fine.best["delta"] - 0.38) < abs(coarse.best["delta"] - 0.38) / 2
     assert not fine.at_edge and len(fine.table) <= len(coarse.table) + 6
+
+
+def test_results_are_data_not_code_for_staleness(tmp_path):
+    """Writing one results file must not mark another one (made from clean code) as made from
+    uncommitted code, nor make it stale when committed."""
+    import subprocess
+
+    from workbench import provenance
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.org")
+    git("config", "user.name", "t")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("commit", "-qm", "code")
+    frame = pd.DataFrame({"a": [1.0]})
+    kw = dict(command="make", sources=["pkg"], root=str(tmp_path))
+    provenance.save(frame, tmp_path / "pkg" / "results" / "one.csv", **kw)
+    provenance.save(frame, tmp_path / "pkg" / "results" / "two.csv", **kw)  # one.csv is new
+    assert provenance.header(tmp_path / "pkg" / "results" / "two.csv")["revision"].endswith(
+        "(clean)"
+    )
+    git("add", ".")
+    git("commit", "-qm", "results")
+    assert provenance.staleness(tmp_path / "pkg" / "results" / "one.csv", root=str(tmp_path)) == ""
