@@ -33,7 +33,8 @@ signed-rank test and a bootstrap interval (with fewer than 6 seeds it can never 
 
 A paper's entry point is then one call of :func:`run` (its claims, its function of a seed, the
 parts of that function for the mode), and the notebook prints ``verdict_text(table)``.
-Stored results carry their provenance (:mod:`workbench.provenance`).
+:func:`save_table` stores a run's per-seed results with their provenance
+(:mod:`workbench.provenance`) and :func:`load_table` decides the claims again from them.
 
 Tuning.  :func:`tune` searches a grid and extends it while the best value lies at an edge, so
 that no chosen value sits at the edge of its grid unless the parameter's own range ends there
@@ -699,6 +700,7 @@ def run(
         seeds=seeds,
         quick=bool(quick),
         seconds=per_seed.attrs.get("seconds", float("nan")),
+        cpu_seconds=per_seed.attrs.get("cpu_seconds", float("nan")),
         cached=bool(per_seed.attrs.get("cached", False)),
     )
     return out
@@ -716,6 +718,48 @@ def attached(claims_table: pd.DataFrame, name: str = "per_seed") -> pd.DataFrame
         raise KeyError(f"the table has no attached {name!r}; it has {sorted(claims_table.attrs)}")
     a = claims_table.attrs[name]
     return pd.DataFrame(a["data"], columns=a["columns"])
+
+
+def save_table(claims_table: pd.DataFrame, path, *, command: str, sources) -> pd.DataFrame:
+    """Store a claims run: its per-seed frame in the CSV ``path`` and every other attached
+    frame ``name`` beside it (``<stem>_<name>.csv``), each with the revision, date and command
+    that made it (:func:`workbench.provenance.save`).  The table itself is not stored: it is
+    decided again from the per-seed results by :func:`load_table`."""
+    from pathlib import Path
+
+    from . import provenance
+
+    path = Path(path)
+    for name in claims_table.attrs:
+        if isinstance(claims_table.attrs[name], dict) and "columns" in claims_table.attrs[name]:
+            target = path if name == "per_seed" else path.with_name(f"{path.stem}_{name}.csv")
+            provenance.save(attached(claims_table, name), target, command=command, sources=sources)
+    return claims_table
+
+
+def load_table(spec: list[Claim], path, *, test: str = "t") -> pd.DataFrame | None:
+    """The claims table of a stored run (:func:`save_table`), decided again from its per-seed
+    results with ``spec``; None when nothing is stored at ``path``.  ``attrs["note"]`` says
+    when, from which revision and by which command it was made, and whether the code that
+    makes it has changed since; ``attrs["seeds"]`` lists its seeds."""
+    from pathlib import Path
+
+    from . import provenance
+
+    path = Path(path)
+    if not path.exists():
+        return None
+    per_seed = provenance.load(path)
+    out = table(spec, per_seed, test=test)
+    attach(out, "per_seed", per_seed)
+    for other in sorted(path.parent.glob(f"{path.stem}_*.csv")):
+        attach(out, other.stem[len(path.stem) + 1 :], provenance.load(other))
+    out.attrs.update(
+        provenance=per_seed.attrs["provenance"],
+        note=provenance.describe(path),
+        seeds=[int(v) for v in per_seed.seed],
+    )
+    return out
 
 
 def default_seeds(quick: bool, n_quick: int = 3, n_full: int = 10, first: int = 0) -> list[int]:
@@ -747,5 +791,7 @@ __all__ = [
     "cache_put",
     "attach",
     "attached",
+    "save_table",
+    "load_table",
     "default_seeds",
 ]

@@ -381,11 +381,9 @@ def _claims_path(quick: bool):
 
 def store_claims(table, command: str | None = None):
     """Write a claims run's per-seed results to ``results/claims_quick.csv`` or
-    ``claims_full.csv`` with their provenance.  The quick file is what
-    ``tests/test_stored_results.py`` compares a fresh quick run with: make it again with
-    :data:`STORE_QUICK`."""
-    from ... import provenance
-
+    ``claims_full.csv`` with their provenance (:func:`workbench.claims.save_table`).  The
+    quick file is what ``tests/test_stored_results.py`` compares a fresh quick run with: make
+    it again with :data:`STORE_QUICK`."""
     quick = bool(table.attrs["quick"])
     command = command or (
         STORE_QUICK
@@ -393,27 +391,13 @@ def store_claims(table, command: str | None = None):
         else "notebooks/01_confidence_decision_trees.ipynb in full mode: "
         "P.store_claims(P.claims(quick=False, frames=...))"
     )
-    provenance.save(
-        C.attached(table, "per_seed"), _claims_path(quick), command=command, sources=SOURCES
-    )
-    return table
+    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
 
 
 def stored_claims(quick: bool = False):
     """The claims table of the stored run, decided again from its per-seed results with the
     same spec, or None; ``attrs["note"]`` says where it comes from and whether it is stale."""
-    from ... import provenance
-
-    path = _claims_path(quick)
-    if not path.exists():
-        return None
-    per_seed = provenance.load(path)
-    table = C.table(spec(), per_seed)
-    C.attach(table, "per_seed", per_seed)
-    table.attrs.update(
-        provenance=per_seed.attrs["provenance"],
-        note=provenance.describe(path),
-        seeds=[int(v) for v in per_seed.seed],
-        quick=quick,
-    )
+    table = C.load_table(spec(), _claims_path(quick))
+    if table is not None:
+        table.attrs["quick"] = quick
     return table

@@ -98,6 +98,28 @@ __all__ = [
 ]
 
 
+class RunCache:
+    """The runs of one protocol at one seed and size, each (learner, setting) run once and
+    kept: tuning for several criteria and evaluating the chosen settings share them.
+    Subclasses say how to run (:meth:`_run`)."""
+
+    def __init__(self):
+        self._out = {}
+
+    def runs(self, learner, **setting):
+        key = (learner, tuple(sorted(setting.items())))
+        if key not in self._out:
+            self._out[key] = self._run(learner, setting)
+        return self._out[key]
+
+    def risk(self, learner, **setting):
+        """``[n_runs, n_labels + 1]`` risks of ``learner`` with ``setting``."""
+        return self.runs(learner, **setting)[0]
+
+    def _run(self, learner, setting):
+        raise NotImplementedError
+
+
 RESULTS = __import__("pathlib").Path(__file__).parent / "results"
 #: the code whose changes make this paper's stored results stale (paths in the repository)
 SOURCES = (

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...evaluate.pool import TOY_LEARNERS as SPECS
 from ...evaluate.pool import toy_runs
-from ._common import COLOR, STYLE, sizes
+from ._common import COLOR, STYLE, RunCache, sizes
 
 
 def grids(n):
@@ -36,27 +36,22 @@ def grids(n):
     }
 
 
-class ToyRuns:
-    """The risk curves of the toy problem at one seed and size, each setting run once and kept
-    (tuning for several criteria, and the evaluation of the chosen settings, share them)."""
+class ToyRuns(RunCache):
+    """The risk curves of the toy problem at one seed and size, each setting run once."""
 
     def __init__(self, n_runs, n_labels, seed, n_jobs=None):
+        super().__init__()
         self.n_runs, self.n_labels, self.seed, self.n_jobs = n_runs, n_labels, seed, n_jobs
-        self._risk = {}
 
-    def risk(self, name, **setting):
-        """``[n_runs, n_labels + 1]`` exact risks of learner ``name`` with ``setting``."""
-        key = (name, tuple(sorted(setting.items())))
-        if key not in self._risk:
-            self._risk[key] = toy_runs(
-                n_runs=self.n_runs,
-                n_labels=self.n_labels,
-                seed=self.seed,
-                n_jobs=self.n_jobs,
-                **SPECS[name],
-                **setting,
-            )[0]
-        return self._risk[key]
+    def _run(self, name, setting):
+        return toy_runs(
+            n_runs=self.n_runs,
+            n_labels=self.n_labels,
+            seed=self.seed,
+            n_jobs=self.n_jobs,
+            **SPECS[name],
+            **setting,
+        )
 
 
 def tune_learner(name, runs: ToyRuns, n_grid, at=None, refine=2):

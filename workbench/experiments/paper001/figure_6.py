@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...evaluate.pool import pool_runs
-from ._common import COLOR, STYLE, sizes
+from ._common import COLOR, STYLE, RunCache, sizes
 
 SUBSAMPLE = 600  # rows taken from the larger data sets (adult, electricity): pools of 300
 
@@ -65,31 +65,24 @@ def pool_grids(n):
     }
 
 
-class PoolRuns:
+class PoolRuns(RunCache):
     """The test-risk curves of the pool protocol on one data set at one seed and size, each
-    setting run once and kept."""
+    setting run once; :meth:`runs` gives ``(risk, leaves)``, each ``[n_runs, n_pool + 1]``."""
 
     def __init__(self, X, y, n_runs, seed, n_jobs=None):
+        super().__init__()
         self.X, self.y, self.n_runs, self.seed, self.n_jobs = X, y, n_runs, seed, n_jobs
-        self._out = {}
 
-    def runs(self, learner, **setting):
-        """``(risk, leaves)``, each ``[n_runs, n_pool + 1]``."""
-        key = (learner, tuple(sorted(setting.items())))
-        if key not in self._out:
-            self._out[key] = pool_runs(
-                self.X,
-                self.y,
-                learner,
-                n_runs=self.n_runs,
-                seed=self.seed,
-                n_jobs=self.n_jobs,
-                **setting,
-            )
-        return self._out[key]
-
-    def risk(self, learner, **setting):
-        return self.runs(learner, **setting)[0]
+    def _run(self, learner, setting):
+        return pool_runs(
+            self.X,
+            self.y,
+            learner,
+            n_runs=self.n_runs,
+            seed=self.seed,
+            n_jobs=self.n_jobs,
+            **setting,
+        )
 
 
 def tune_pool_learners(runs: PoolRuns, n_grid, refine=2) -> dict:

@@ -434,6 +434,7 @@ def claims(quick=True, seeds=None, client=None, *, processes=None, progress=True
     )
     C.attach(table, "tuning", tuning)
     table.attrs["seconds"] = time.perf_counter() - start
+    table.attrs["cpu_seconds"] += tuning.attrs.get("cpu_seconds", float("nan"))
     return table
 
 
@@ -453,50 +454,25 @@ def _claims_path(quick: bool):
 
 def store_claims(table, command: str | None = None):
     """Write a claims run's per-seed results (``results/claims_quick.csv`` or
-    ``claims_full.csv``) and its tuning (``claims_tuning_*.csv``), with their provenance.
-    The quick file is what ``tests/test_stored_results.py`` compares a fresh quick run with:
-    make it again with :data:`STORE_QUICK`."""
-    from ... import provenance
-    from ._common import SOURCES
+    ``claims_full.csv``) and its tuning (``claims_*_tuning.csv``), with their provenance
+    (:func:`workbench.claims.save_table`).  The quick file is what
+    ``tests/test_stored_results.py`` compares a fresh quick run with: make it again with
+    :data:`STORE_QUICK`."""
+    from ._common import NOTEBOOK, SOURCES
 
     quick = bool(table.attrs["quick"])
-    mode = "quick" if quick else "full"
     command = command or (
-        STORE_QUICK
-        if quick
-        else "notebooks/02_bayesian_credible_trees.ipynb in full mode: P.store_claims(P.claims(quick=False))"
+        STORE_QUICK if quick else f"{NOTEBOOK} in full mode: P.store_claims(P.claims(quick=False))"
     )
-    path = _claims_path(quick)
-    provenance.save(C.attached(table, "per_seed"), path, command=command, sources=SOURCES)
-    provenance.save(
-        C.attached(table, "tuning"),
-        path.with_name(f"claims_tuning_{mode}.csv"),
-        command=command,
-        sources=SOURCES,
-    )
-    return table
+    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
 
 
 def stored_claims(quick: bool = False):
     """The claims table of the stored run (decided again from its per-seed results, with the
-    same spec), or None; ``attrs["provenance"]`` says where it comes from."""
-    from ... import provenance
-
-    path = _claims_path(quick)
-    if not path.exists():
-        return None
-    per_seed = provenance.load(path)
-    table = C.table(spec(claim_sizes(quick).datasets, quick), per_seed)
-    C.attach(table, "per_seed", per_seed)
-    tuning = path.with_name(f"claims_tuning_{'quick' if quick else 'full'}.csv")
-    if tuning.exists():
-        C.attach(table, "tuning", provenance.load(tuning))
-    table.attrs.update(
-        provenance=per_seed.attrs["provenance"],
-        note=provenance.describe(path),
-        seeds=[int(s) for s in per_seed.seed],
-        quick=quick,
-    )
+    same spec), or None; ``attrs["note"]`` says where it comes from and whether it is stale."""
+    table = C.load_table(spec(claim_sizes(quick).datasets, quick), _claims_path(quick))
+    if table is not None:
+        table.attrs["quick"] = quick
     return table
 
 
