@@ -243,7 +243,8 @@ def test_run_decides_a_spec_over_default_seeds(monkeypatch):
     spec = [C.Claim("x is positive", "w", "a_x", "a_x", C.Rule.greater(0))]
     t = C.run(spec, part_a, {"scale": 1.0}, quick=True, processes=1, progress=False)
     assert t.attrs["seeds"] == [0, 1, 2] and t.attrs["quick"] and t.n_seeds[0] == 3
-    assert list(t.attrs["per_seed"].a_x) == [part_a(s)["a_x"] for s in (0, 1, 2)]
+    assert list(C.attached(t).a_x) == [part_a(s)["a_x"] for s in (0, 1, 2)]
+    assert str(t) and len(pd.concat([t, t])) == 2  # the attached frame does not upset pandas
     t = C.run(spec, part_a, quick=False, processes=1, progress=False)
     assert t.attrs["seeds"] == list(range(10))
 
@@ -293,3 +294,43 @@ def test_stored_results_record_their_revision_and_know_when_the_code_changed(tmp
     assert "unknown age" in provenance.describe(tmp_path / "old.csv")
     with pytest.raises(ValueError, match="command"):
         provenance.save(frame, path, command="")
+
+
+def test_tune_refines_around_the_best_value_of_a_coarse_grid():
+    def score(delta):
+        return (delta - 0.38) ** 2
+
+    coarse = C.tune(score, {"delta": [0.01, 0.1, 0.45]}, limits={"delta": (0, 0.5)})
+    fine = C.tune(score, {"delta": [0.01, 0.1, 0.45]}, limits={"delta": (0, 0.5)}, refine=3)
+    assert coarse.best["delta"] == 0.45 and not coarse.at_edge  # 0.45 is interior after extension
+    assert abs(fine.best["delta"] - 0.38) < abs(coarse.best["delta"] - 0.38) / 2
+    assert not fine.at_edge and len(fine.table) <= len(coarse.table) + 6
+
+
+def test_results_are_data_not_code_for_staleness(tmp_path):
+    """Writing one results file must not mark another one (made from clean code) as made from
+    uncommitted code, nor make it stale when committed."""
+    import subprocess
+
+    from workbench import provenance
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.org")
+    git("config", "user.name", "t")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("commit", "-qm", "code")
+    frame = pd.DataFrame({"a": [1.0]})
+    kw = dict(command="make", sources=["pkg"], root=str(tmp_path))
+    provenance.save(frame, tmp_path / "pkg" / "results" / "one.csv", **kw)
+    provenance.save(frame, tmp_path / "pkg" / "results" / "two.csv", **kw)  # one.csv is new
+    assert provenance.header(tmp_path / "pkg" / "results" / "two.csv")["revision"].endswith(
+        "(clean)"
+    )
+    git("add", ".")
+    git("commit", "-qm", "results")
+    assert provenance.staleness(tmp_path / "pkg" / "results" / "one.csv", root=str(tmp_path)) == ""

@@ -439,6 +439,12 @@ def test_apply_runs_a_function_of_a_seed_on_every_backend(cluster):
     assert set(serial.pid) == {os.getpid()}
     assert os.getpid() not in set(local.pid) and os.getpid() not in set(on_dask.pid)
     assert set(on_dask.pid) <= set(client.run(os.getpid).values())
+    # workbench.claims runs a paper's seeds the same way: one row per seed, parts merged
+    from workbench import claims
+
+    per_seed = claims.run_seeds(seeded_draws, [3, 1], {"n": 5}, client=client, progress=False)
+    assert list(per_seed.seed) == [3, 1]
+    assert list(per_seed["mean"]) == [seeded_draws(s, n=5)["mean"] for s in (3, 1)]
 
 
 def test_apply_reports_a_failing_call_and_refuses_bad_input():

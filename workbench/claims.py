@@ -33,7 +33,8 @@ signed-rank test and a bootstrap interval (with fewer than 6 seeds it can never 
 
 A paper's entry point is then one call of :func:`run` (its claims, its function of a seed, the
 parts of that function for the mode), and the notebook prints ``verdict_text(table)``.
-Stored results carry their provenance (:mod:`workbench.provenance`).
+:func:`save_table` stores a run's per-seed results with their provenance
+(:mod:`workbench.provenance`) and :func:`load_table` decides the claims again from them.
 
 Tuning.  :func:`tune` searches a grid and extends it while the best value lies at an edge, so
 that no chosen value sits at the edge of its grid unless the parameter's own range ends there
@@ -259,12 +260,20 @@ class Claim:
     test: str | None = None  # None: the table's default
 
     def values(self, frame: pd.DataFrame) -> np.ndarray:
-        """The claim's quantity at every seed (rows of ``frame``)."""
+        """The claim's quantity at every seed (rows of ``frame``); NaN at every seed for a
+        claim that is not testable here and whose results were not computed."""
         if isinstance(self.measure, str):
+            if self.measure not in frame.columns and self.testable is not True:
+                return np.full(len(frame), np.nan)
             if self.measure not in frame.columns:
                 raise ValueError(f"claim {self.claim!r}: no column {self.measure!r} in the results")
             return frame[self.measure].to_numpy(dtype=np.float64)
-        return np.array([float(self.measure(row)) for _, row in frame.iterrows()])
+        try:
+            return np.array([float(self.measure(row)) for _, row in frame.iterrows()])
+        except (KeyError, AttributeError):
+            if self.testable is not True:
+                return np.full(len(frame), np.nan)
+            raise
 
 
 def table(
@@ -428,6 +437,7 @@ def tune(
     *,
     limits: dict | None = None,
     max_rounds: int = 6,
+    refine: int = 0,
     minimise: bool = True,
 ) -> Tuned:
     """Grid search of ``score(**setting)`` over the product of ``grids`` (``{name: values}``),
@@ -438,6 +448,11 @@ def tune(
     high)`` (open interval), half way to the limit.  It stops after ``max_rounds`` extensions
     or when the step becomes negligible; a best value still at an edge is then reported in
     ``edges`` (``"at the upper edge of its range (< 0.5)"``), so that a claim can say so.
+    Exact ties (a range where the parameter no longer changes the runs) are broken towards the
+    inside of the grid, so a plateau that reaches an end stops the extension there.
+    ``refine`` rounds then add, for each parameter, the midpoints (geometric for positive
+    values) between the best value and its two neighbours, the other parameters held at their
+    best: a coarse grid stays cheap and the chosen value is still found to a finer step.
 
     >>> t = tune(lambda d: (d - 0.3) ** 2, {"d": [0.01, 0.03, 0.1]}, limits={"d": (0, 0.5)})
     >>> round(t.best["d"], 3), t.edges["d"], len(t.table)
@@ -462,8 +477,20 @@ def tune(
                 seen[combo] = float(score(**dict(zip(names, combo))))
 
     def best():
+        """The best setting; among exact ties (a plateau: the parameter no longer changes the
+        runs) the one farthest from the ends of the grids, so that a plateau reaching an end
+        is not mistaken for an optimum beyond it."""
         sign = 1.0 if minimise else -1.0
-        return min(seen, key=lambda c: (sign * seen[c], c))
+        top = min(sign * v for v in seen.values())
+        tied = [c for c in seen if sign * seen[c] <= top + 1e-12 * max(1.0, abs(top))]
+
+        def inner(c):
+            return sum(
+                min(grids[k].index(v), len(grids[k]) - 1 - grids[k].index(v))
+                for k, v in zip(names, c)
+            )
+
+        return max(sorted(tied), key=inner)
 
     evaluate()
     edges = {k: "" for k in names}
@@ -494,6 +521,21 @@ def tune(
         if not grew:
             break
         evaluate()
+    for _ in range(refine):
+        b = best()
+        for i, k in enumerate(names):
+            vals = grids[k]
+            j = vals.index(b[i])
+            for nb in (vals[j - 1] if j > 0 else None, vals[j + 1] if j + 1 < len(vals) else None):
+                if nb is None:
+                    continue
+                mid = math.sqrt(nb * b[i]) if nb > 0 and b[i] > 0 else (nb + b[i]) / 2
+                if mid not in vals:
+                    vals.append(mid)
+                combo = b[:i] + (mid,) + b[i + 1 :]
+                if combo not in seen:
+                    seen[combo] = float(score(**dict(zip(names, combo))))
+            vals.sort()
     b = best()
     rows = [dict(zip(names, c), score=s) for c, s in seen.items()]
     tab = pd.DataFrame(rows).sort_values(names).reset_index(drop=True)
@@ -539,7 +581,6 @@ def run_seeds(
     there under a key of the function, the parts, the seeds and the package's sources, and a
     second identical call reads them instead of running again (the test suite uses this so
     that a notebook and a test do not compute the same quick claims twice)."""
-    import os
     import time
 
     from . import sweep
@@ -550,14 +591,15 @@ def run_seeds(
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"a seed is listed twice: {seeds}")
     parts = [{}] if parts is None else ([parts] if isinstance(parts, dict) else list(parts))
-    cache = os.environ.get("WORKBENCH_CLAIMS_CACHE", "").strip()
-    path = None
-    if cache:
-        path = _cache_path(cache, function, parts, seeds)
-        if os.path.exists(path):
-            frame = pd.read_pickle(path)
-            frame.attrs["cached"] = True
-            return frame
+    name = function if isinstance(function, str) else None
+    if name is None:
+        from .sweep.cells import import_name
+
+        name = import_name(function, "function")
+    key = {"parts": parts, "seeds": seeds}
+    frame = cache_get(name, key)
+    if frame is not None:
+        return frame
     start = time.perf_counter()
     if backend is None and client is None and (processes == 1 or len(seeds) * len(parts) == 1):
         backend, processes = "serial", None  # one process: no pool to start
@@ -585,23 +627,48 @@ def run_seeds(
     frame = frame.loc[seeds].reset_index()
     frame.attrs["seconds"] = time.perf_counter() - start
     frame.attrs["cpu_seconds"] = float(df.cpu_seconds.sum())
-    if path is not None:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        frame.to_pickle(path)
+    cache_put(name, key, frame)
     return frame
 
 
-def _cache_path(folder, function, parts, seeds) -> str:
+def _cache_path(name: str, key) -> str | None:
     import hashlib
     import os
 
-    from .sweep.cells import import_name, to_json
+    from .sweep.cells import to_json
     from .sweep.worker import _source_stamp
 
-    name = function if isinstance(function, str) else import_name(function, "function")
-    key = to_json({"f": name, "parts": parts, "seeds": seeds}) + _source_stamp()
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    folder = os.environ.get("WORKBENCH_CLAIMS_CACHE", "").strip()
+    if not folder:
+        return None
+    text = to_json({"name": name, "key": key}) + _source_stamp()
+    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
     return os.path.join(folder, f"{name.replace(':', '.')}-{digest}.pkl")
+
+
+def cache_get(name: str, key) -> pd.DataFrame | None:
+    """A per-seed frame kept by :func:`cache_put` under ``(name, key)`` for the current
+    sources, or None (always None unless ``WORKBENCH_CLAIMS_CACHE`` names a folder)."""
+    import os
+
+    path = _cache_path(name, key)
+    if path is None or not os.path.exists(path):
+        return None
+    frame = pd.read_pickle(path)
+    frame.attrs["cached"] = True
+    return frame
+
+
+def cache_put(name: str, key, frame: pd.DataFrame) -> None:
+    """Keep ``frame`` for :func:`cache_get` (when ``WORKBENCH_CLAIMS_CACHE`` names a folder):
+    a paper whose notebook computes the per-seed results from its figures' frames puts them
+    under the key its stand-alone ``claims()`` reads."""
+    import os
+
+    path = _cache_path(name, key)
+    if path is not None:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        frame.to_pickle(path)
 
 
 def run(
@@ -620,19 +687,77 @@ def run(
 ) -> pd.DataFrame:
     """What a paper's ``claims(quick=True, seeds=None, client=None)`` does: run ``function``
     over the seeds (:func:`run_seeds`; ``parts`` its keyword sets) and decide ``spec``
-    (:func:`table`).  Seeds default to :func:`default_seeds`.  The table's ``attrs`` hold
-    ``per_seed`` (the frame the verdicts come from), ``seeds``, ``quick`` and ``seconds``."""
+    (:func:`table`).  Seeds default to :func:`default_seeds`.  ``attached(table,
+    "per_seed")`` is the frame the verdicts come from; ``table.attrs`` also hold ``seeds``,
+    ``quick`` and ``seconds``."""
     seeds = default_seeds(quick, n_quick, n_full) if seeds is None else [int(s) for s in seeds]
     per_seed = run_seeds(
         function, seeds, parts, client=client, processes=processes, progress=progress
     )
     out = table(spec, per_seed, test=test)
+    attach(out, "per_seed", per_seed)
     out.attrs.update(
-        per_seed=per_seed,
         seeds=seeds,
         quick=bool(quick),
         seconds=per_seed.attrs.get("seconds", float("nan")),
+        cpu_seconds=per_seed.attrs.get("cpu_seconds", float("nan")),
         cached=bool(per_seed.attrs.get("cached", False)),
+    )
+    return out
+
+
+def attach(claims_table: pd.DataFrame, name: str, frame: pd.DataFrame) -> None:
+    """Keep ``frame`` with the table (in ``attrs``, as plain lists: pandas compares ``attrs``
+    when it combines frames, which a DataFrame inside them would break)."""
+    claims_table.attrs[name] = {"columns": list(frame.columns), "data": frame.to_dict("list")}
+
+
+def attached(claims_table: pd.DataFrame, name: str = "per_seed") -> pd.DataFrame:
+    """The frame :func:`attach` kept with a table (``"per_seed"``: one row per seed)."""
+    if name not in claims_table.attrs:
+        raise KeyError(f"the table has no attached {name!r}; it has {sorted(claims_table.attrs)}")
+    a = claims_table.attrs[name]
+    return pd.DataFrame(a["data"], columns=a["columns"])
+
+
+def save_table(claims_table: pd.DataFrame, path, *, command: str, sources) -> pd.DataFrame:
+    """Store a claims run: its per-seed frame in the CSV ``path`` and every other attached
+    frame ``name`` beside it (``<stem>_<name>.csv``), each with the revision, date and command
+    that made it (:func:`workbench.provenance.save`).  The table itself is not stored: it is
+    decided again from the per-seed results by :func:`load_table`."""
+    from pathlib import Path
+
+    from . import provenance
+
+    path = Path(path)
+    for name in claims_table.attrs:
+        if isinstance(claims_table.attrs[name], dict) and "columns" in claims_table.attrs[name]:
+            target = path if name == "per_seed" else path.with_name(f"{path.stem}_{name}.csv")
+            provenance.save(attached(claims_table, name), target, command=command, sources=sources)
+    return claims_table
+
+
+def load_table(spec: list[Claim], path, *, test: str = "t") -> pd.DataFrame | None:
+    """The claims table of a stored run (:func:`save_table`), decided again from its per-seed
+    results with ``spec``; None when nothing is stored at ``path``.  ``attrs["note"]`` says
+    when, from which revision and by which command it was made, and whether the code that
+    makes it has changed since; ``attrs["seeds"]`` lists its seeds."""
+    from pathlib import Path
+
+    from . import provenance
+
+    path = Path(path)
+    if not path.exists():
+        return None
+    per_seed = provenance.load(path)
+    out = table(spec, per_seed, test=test)
+    attach(out, "per_seed", per_seed)
+    for other in sorted(path.parent.glob(f"{path.stem}_*.csv")):
+        attach(out, other.stem[len(path.stem) + 1 :], provenance.load(other))
+    out.attrs.update(
+        provenance=per_seed.attrs["provenance"],
+        note=provenance.describe(path),
+        seeds=[int(v) for v in per_seed.seed],
     )
     return out
 
@@ -662,5 +787,11 @@ __all__ = [
     "tune",
     "run_seeds",
     "run",
+    "cache_get",
+    "cache_put",
+    "attach",
+    "attached",
+    "save_table",
+    "load_table",
     "default_seeds",
 ]

@@ -34,6 +34,8 @@ import subprocess
 import pandas as pd
 
 FIELDS = ("revision", "date", "command", "sources")
+#: stored results are data, not code: a change to a ``results/`` folder never makes results stale
+NOT_CODE = ":(exclude,glob)**/results/**"
 
 
 def repo_root() -> str | None:
@@ -62,7 +64,7 @@ def revision(sources=(), root=None) -> str:
         return "unknown (not a git checkout)"
     head = (_git(root, "rev-parse", "HEAD") or "").strip() or "unknown"
     paths = list(sources) or ["workbench"]
-    dirty = (_git(root, "status", "--porcelain", "--", *paths) or "").split("\n")
+    dirty = (_git(root, "status", "--porcelain", "--", *paths, NOT_CODE) or "").split("\n")
     dirty = sorted({line[3:] for line in dirty if line.strip()})
     if dirty:
         return f"{head} (uncommitted changes in: {' '.join(dirty)})"
@@ -72,7 +74,8 @@ def revision(sources=(), root=None) -> str:
 def save(frame: pd.DataFrame, path, *, command: str, sources=(), root=None) -> pd.DataFrame:
     """Write ``frame`` to the CSV ``path`` under a header with the revision, the date (UTC),
     ``command`` (how to make it again) and ``sources`` (the files and folders, relative to the
-    repository, whose changes make it stale); returns ``frame``."""
+    repository, whose changes make it stale; ``results/`` folders in them are data and do
+    not count); returns ``frame``."""
     if not command or "\n" in command:
         raise ValueError("command must be one non-empty line saying how the results were made")
     sources = [str(s) for s in sources]
@@ -123,7 +126,9 @@ def staleness(path, root=None) -> str:
     sources = head.get("sources", "").split() or ["workbench"]
     if _git(root, "cat-file", "-e", f"{rev}^{{commit}}") is None:
         return f"its revision {rev[:10]} is not in this checkout's history"
-    log = (_git(root, "log", "--format=%h %s", f"{rev}..HEAD", "--", *sources) or "").strip()
+    log = (
+        _git(root, "log", "--format=%h %s", f"{rev}..HEAD", "--", *sources, NOT_CODE) or ""
+    ).strip()
     reasons = []
     if log:
         lines = log.split("\n")
@@ -133,7 +138,7 @@ def staleness(path, root=None) -> str:
         )
     if "uncommitted" in head.get("revision", ""):
         reasons.append("it was made from uncommitted code")
-    dirty = (_git(root, "status", "--porcelain", "--", *sources) or "").strip()
+    dirty = (_git(root, "status", "--porcelain", "--", *sources, NOT_CODE) or "").strip()
     if dirty:
         reasons.append("its code has uncommitted changes here")
     return "; ".join(reasons)

@@ -71,10 +71,7 @@ def run_function_cell(cell: FunctionCell) -> dict:
         row["results"] = dict(out)
     except Exception as exc:  # noqa: BLE001 (recorded)
         row["error"] = describe_error(exc)
-    row["cell_seconds"] = time.perf_counter() - start
-    row["cpu_seconds"] = time.process_time() - cpu
-    row["finished"] = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return row
+    return _finished(row, start, cpu)
 
 
 def run_cell(cell: Cell) -> dict:
@@ -111,6 +108,12 @@ def run_cell(cell: Cell) -> dict:
         row["curve_t"], row["curve"] = to_json(t), to_json(curve)
     except Exception as exc:  # noqa: BLE001 (recorded)
         row["error"] = describe_error(exc)
+    return _finished(row, start, cpu)
+
+
+def _finished(row: dict, start: float, cpu: float) -> dict:
+    """``row`` with the cell's wall and processor time since ``start``/``cpu`` and the time
+    it finished."""
     row["cell_seconds"] = time.perf_counter() - start
     row["cpu_seconds"] = time.process_time() - cpu
     row["finished"] = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
