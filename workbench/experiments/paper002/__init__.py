@@ -15,8 +15,9 @@ Every runner returns a ``pandas.DataFrame``; sections 1-3 take their sizes from 
 5.-7. Tables 1 and 2, the claims   :func:`claims` (the table; per-seed results in its
                                    ``attrs``), :func:`stationary_frame`,
                                    :func:`plot_stationary`, :func:`sea_frame`,
-                                   :func:`electricity_frame`; the stored full run
-                                   :func:`full_run`, :func:`stored_claims`
+                                   :func:`electricity_frame`, :func:`choices`,
+                                   :func:`tuning`; stored runs :func:`store_claims`,
+                                   :func:`stored_claims`
 =================================  ==========================================================
 """
 
@@ -45,6 +46,7 @@ from .verdicts import (
     FULL as CLAIMS_FULL,
     QUICK as CLAIMS_QUICK,
     batch_tree,
+    choices,
     choices_spec,
     claim_sizes,
     claims,
@@ -54,8 +56,10 @@ from .verdicts import (
     sea_frame,
     spec,
     stationary_frame,
+    store_claims,
     stored_claims,
     tune_batch,
+    tuning,
     window_lengths,
 )
 
@@ -85,6 +89,7 @@ __all__ = [
     "CLAIMS_FULL",
     "CLAIMS_QUICK",
     "batch_tree",
+    "choices",
     "choices_spec",
     "claim_sizes",
     "claims",
@@ -94,7 +99,9 @@ __all__ = [
     "sea_frame",
     "spec",
     "stationary_frame",
+    "store_claims",
     "stored_claims",
     "tune_batch",
+    "tuning",
     "window_lengths",
 ]

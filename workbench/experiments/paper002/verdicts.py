@@ -34,7 +34,6 @@ import numpy as np
 import pandas as pd
 
 from ... import claims as C
-from ... import provenance
 from ._common import RESULTS
 from .nodes import N_CLASSES, stationary_stream
 
@@ -263,7 +262,7 @@ def _stationary_seed(problem, seed, s, settings):
             lo = n
             c = m.drift_counts()
             out[f"{tag}/{name}/err/{n}"] = float(np.mean(m.predict(Xt) != yt))
-            out[f"{tag}/{name}/sec/{n}"] = sec
+            out[f"{tag}/{name}/seconds/{n}"] = sec
             out[f"{tag}/{name}/size/{n}"] = float(m.tree_size())
             out[f"{tag}/{name}/drifts/{n}"] = float(c["drifts"])
             out[f"{tag}/{name}/nb_splits/{n}"] = float(c["nb_splits"])
@@ -272,14 +271,14 @@ def _stationary_seed(problem, seed, s, settings):
         b = batch_tree(a)
         t0 = time.perf_counter()
         b.fit(X[:n], y[:n])
-        out[f"{tag}/batch/sec/{n}"] = time.perf_counter() - t0
+        out[f"{tag}/batch/seconds/{n}"] = time.perf_counter() - t0
         out[f"{tag}/batch/err/{n}"] = float(np.mean(b.predict(Xt) != yt))
         out[f"{tag}/batch/size/{n}"] = float(b.tree_.node_count)
     # the speed claim's batch time: the tree grown until pure (pruning only adds to it)
     n = s.batch_n
     t0 = time.perf_counter()
     batch_tree(0.0).fit(X[:n], y[:n])
-    out[f"{tag}/grow/sec/{n}"] = time.perf_counter() - t0
+    out[f"{tag}/grow/seconds/{n}"] = time.perf_counter() - t0
     return out
 
 
@@ -384,7 +383,7 @@ def spec(quick: bool = True) -> list:
         t = TAG[p]
 
         def ev(vals, f, t=t):
-            ratio = _mean(f, e(t, "batch", "sec", nb)) / _mean(f, e(t, "ufft", "sec", nb))
+            ratio = _mean(f, e(t, "batch", "seconds", nb)) / _mean(f, e(t, "ufft", "seconds", nb))
             return (
                 f"mean test error UFFT {_mean(f, e(t, 'ufft', 'err', nb)):.4f}, pruned tree "
                 f"{_mean(f, e(t, 'batch', 'err', nb)):.4f}; nodes per tree "
@@ -406,7 +405,7 @@ def spec(quick: bool = True) -> list:
 
     def speed(r):
         return min(
-            math.log10(r[e(TAG[p], "grow", "sec", nb)] / r[e(TAG[p], "ufft", "sec", nb)])
+            math.log10(r[e(TAG[p], "grow", "seconds", nb)] / r[e(TAG[p], "ufft", "seconds", nb)])
             for p in PROBLEMS
         )
 
@@ -414,8 +413,8 @@ def spec(quick: bool = True) -> list:
         return (
             "per problem (median ratio, the tree grown until pure / pruned): "
             + ", ".join(
-                f"{p} {np.median(f[e(TAG[p], 'grow', 'sec', nb)] / f[e(TAG[p], 'ufft', 'sec', nb)]):.2g}x"
-                f" / {np.median(f[e(TAG[p], 'batch', 'sec', nb)] / f[e(TAG[p], 'ufft', 'sec', nb)]):.2g}x"
+                f"{p} {np.median(f[e(TAG[p], 'grow', 'seconds', nb)] / f[e(TAG[p], 'ufft', 'seconds', nb)]):.2g}x"
+                f" / {np.median(f[e(TAG[p], 'batch', 'seconds', nb)] / f[e(TAG[p], 'ufft', 'seconds', nb)]):.2g}x"
                 for p in PROBLEMS
             )
             + "; times of one process, in parallel with others"
@@ -429,6 +428,9 @@ def spec(quick: bool = True) -> list:
             f"it) over UFFT's, the smallest over the four problems, {nb:,} rows",
             speed,
             C.Rule.greater(SPEED_ORDERS, "an order of magnitude on every problem"),
+            testable=True
+            if not quick
+            else "quick mode: a few thousand rows time the set-up, not the learning",
             evidence=speed_ev,
             fmt="+.3f",
         )
@@ -564,9 +566,10 @@ def claims(quick=True, seeds=None, client=None, progress=True) -> pd.DataFrame:
     """002's claims table (one row per claim; columns of :data:`workbench.claims.COLUMNS`).
 
     Phase 1 tunes the batch tree on :data:`TUNE_SEED`, phase 2 runs every part at every seed
-    (:func:`seed_part`).  ``attrs``: ``per_seed`` (the frame the verdicts come from),
-    ``settings`` (the tuned alphas), ``tuning`` (:func:`tuning_table`), ``choices`` (the
-    ablation table of :func:`choices_spec`), ``seeds``, ``quick``, ``seconds``."""
+    (:func:`seed_part`).  Attached (:func:`workbench.claims.attached`): ``per_seed`` (the frame
+    the verdicts come from) and ``tuning`` (:func:`tuning_table`); :func:`choices` decides the
+    ablations from them.  ``attrs``: ``seeds``, ``quick``, ``seconds`` (wall, both phases),
+    ``cpu_seconds`` (in the workers)."""
     t0 = time.perf_counter()
     timing = {}
     settings = tune_all(quick, client=client, progress=progress, timing=timing)
@@ -585,13 +588,21 @@ def claims(quick=True, seeds=None, client=None, progress=True) -> pd.DataFrame:
         n_quick=QUICK.n_seeds,
         n_full=FULL.n_seeds,
     )
-    per_seed = table.attrs["per_seed"]
-    table.attrs["settings"] = settings
-    table.attrs["tuning"] = tuning_table(settings)
-    table.attrs["choices"] = C.table(choices_spec(quick), per_seed)
+    C.attach(table, "tuning", tuning_table(settings))
     table.attrs["seconds"] = time.perf_counter() - t0
-    table.attrs["cpu_seconds"] = timing["cpu_seconds"] + per_seed.attrs.get("cpu_seconds", 0.0)
+    table.attrs["cpu_seconds"] = timing["cpu_seconds"] + table.attrs.get("cpu_seconds", 0.0)
     return table
+
+
+def choices(table: pd.DataFrame) -> pd.DataFrame:
+    """The ablation table of the reproduction's choices (:func:`choices_spec`, its own Holm
+    family), decided from a claims run's per-seed results."""
+    return C.table(choices_spec(table.attrs["quick"]), C.attached(table))
+
+
+def tuning(table: pd.DataFrame) -> pd.DataFrame:
+    """The batch tree's tuned ``ccp_alpha`` of a claims run (:func:`tuning_table`)."""
+    return C.attached(table, "tuning")
 
 
 # --------------------------------------------------------------------------- frames for plots
@@ -614,7 +625,7 @@ def stationary_frame(per_seed: pd.DataFrame) -> pd.DataFrame:
                         "learner": VARIANT_LABEL[name],
                         "test error": m,
                         "± 95%": (hi - lo) / 2,
-                        "train seconds": _mean(per_seed, f"{t}/{name}/sec/{n}"),
+                        "train seconds": _mean(per_seed, f"{t}/{name}/seconds/{n}"),
                         "tree size": _mean(per_seed, f"{t}/{name}/size/{n}"),
                         "seeds": int(per_seed[c].notna().sum()),
                     }
@@ -672,15 +683,7 @@ def electricity_frame(per_seed: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["test", "method"])
 
 
-# --------------------------------------------------------------------------- stored full run
-STORED = {
-    "claims": RESULTS / "claims.csv",
-    "per_seed": RESULTS / "claims_per_seed.csv",
-    "quick_per_seed": RESULTS / "claims_quick_per_seed.csv",
-    "tuning": RESULTS / "batch_tuning.csv",
-    "choices": RESULTS / "choices.csv",
-}
-PAPER = "002"
+# --------------------------------------------------------------------------- stored runs
 SOURCES = (
     "workbench/experiments/paper002",
     "workbench/core",
@@ -691,44 +694,50 @@ SOURCES = (
     "workbench/evaluate",
     "workbench/claims.py",
 )
+STORE_QUICK = (
+    'python -c "from workbench.experiments import paper002 as P; '
+    'P.store_claims(P.claims(quick=True))"'
+)
+
+
+def _claims_path(quick: bool):
+    return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
+
+
+def store_claims(table: pd.DataFrame, command: str | None = None) -> pd.DataFrame:
+    """Write a claims run's per-seed results (``results/claims_quick.csv`` or
+    ``claims_full.csv``) and its tuning beside them, with their provenance
+    (:func:`workbench.claims.save_table`); the command records the run's wall and processor
+    time and the machine's load.  ``tests/test_stored_results.py`` compares a fresh quick run
+    with the quick file: make it again with :data:`STORE_QUICK`."""
+    quick = bool(table.attrs["quick"])
+    if command is None:
+        command = (
+            STORE_QUICK
+            if quick
+            else ("notebooks/03 in full mode: P.store_claims(P.claims(quick=False))")
+        )
+    command += (
+        f"  # {table.attrs['seconds'] / 60:.1f} min wall, "
+        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
+    )
+    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
+
+
+def stored_claims(quick: bool = False) -> pd.DataFrame | None:
+    """The claims table of the stored run (decided again from its per-seed results with the
+    same spec), or None; ``attrs["note"]`` says when, from which revision and by which command
+    it was made, and whether the code that makes it has changed since."""
+    table = C.load_table(spec(quick), _claims_path(quick))
+    if table is not None:
+        table.attrs["quick"] = quick
+    return table
 
 
 def full_run(client=None, progress=True) -> pd.DataFrame:
-    """The full claims run, stored under ``results/`` with its provenance (revision, date,
-    command), and the quick run's per-seed results beside it (a test re-runs the quick claims
-    and compares: when the code no longer reproduces them, the stored runs are stale); returns
-    the full run's table."""
-    quick = claims(quick=True, client=client, progress=progress)
-    provenance.save(
-        quick.attrs["per_seed"],
-        STORED["quick_per_seed"],
-        command=f"paper{PAPER}.full_run()  # its first step: paper{PAPER}.claims(quick=True)",
-        sources=SOURCES,
-    )
-    table = claims(quick=False, client=client, progress=progress)
-    command = (
-        f"paper{PAPER}.full_run()  # = paper{PAPER}.claims(quick=False): "
-        f"{table.attrs['seconds'] / 60:.1f} min wall, "
-        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
-    )
-    kw = dict(command=command, sources=SOURCES)
-    provenance.save(table, STORED["claims"], **kw)
-    provenance.save(table.attrs["per_seed"], STORED["per_seed"], **kw)
-    provenance.save(table.attrs["tuning"], STORED["tuning"], **kw)
-    provenance.save(table.attrs["choices"], STORED["choices"], **kw)
-    return table
-
-
-def stored_claims() -> pd.DataFrame:
-    """The stored full run's claims table, with ``attrs`` as :func:`claims` gives them
-    (``per_seed``, ``tuning``, ``choices``) and ``provenance``: the sentence saying when and
-    how it was made and whether its code changed since."""
-    table = provenance.load(STORED["claims"])
-    for k in ("per_seed", "tuning", "choices"):
-        table.attrs[k] = provenance.load(STORED[k])
-    table.attrs["provenance"] = provenance.describe(STORED["claims"])
-    return table
+    """The full claims run, stored (:func:`store_claims`); returns its table."""
+    return store_claims(claims(quick=False, client=client, progress=progress))
 
 
 __all__ = [
@@ -751,6 +760,9 @@ __all__ = [
     "stationary_frame",
     "sea_frame",
     "electricity_frame",
-    "full_run",
+    "choices",
+    "tuning",
+    "store_claims",
     "stored_claims",
+    "full_run",
 ]

@@ -22,8 +22,9 @@ beyond the thesis: same labels     ``fair_labels``: :func:`plot_fair`
 claims and verdicts                ``verdicts``: :func:`claims` (the table; per-seed results,
                                    the equal-label family and the default alpha's evidence in
                                    its ``attrs``), :func:`experiment1_frame`,
-                                   :func:`initial_set_table`, :func:`fair_frame`; the stored
-                                   full run :func:`full_run`, :func:`stored_claims`
+                                   :func:`initial_set_table`, :func:`fair_frame`,
+                                   :func:`fair`, :func:`default_alpha`; stored runs
+                                   :func:`store_claims`, :func:`stored_claims`
 =================================  ==========================================================
 """
 
@@ -45,13 +46,16 @@ from .table_3_5 import summary as table_summary
 from .verdicts import (
     claim_sizes,
     claims,
+    default_alpha,
     default_alpha_table,
     describe_claims_mode,
     equal_label_error,
     experiment1_frame,
+    fair,
     fair_frame,
     full_run,
     initial_set_table,
+    store_claims,
     stored_claims,
 )
 from .weather import draw_tree, gain_table, hoeffding_weather, id3, tree_dot, weather_table
@@ -82,13 +86,16 @@ __all__ = [
     "availability",
     "claim_sizes",
     "claims",
+    "default_alpha",
     "default_alpha_table",
     "describe_claims_mode",
     "equal_label_error",
     "experiment1_frame",
+    "fair",
     "fair_frame",
     "full_run",
     "initial_set_table",
+    "store_claims",
     "stored_claims",
     "experiment_1",
     "table_summary",

@@ -41,7 +41,6 @@ import numpy as np
 import pandas as pd
 
 from ... import claims as C
-from ... import provenance
 from ._common import THESIS
 
 #: margins fixed before the run
@@ -526,9 +525,9 @@ def parts() -> list:
 def claims(quick=True, seeds=None, client=None, progress=True) -> pd.DataFrame:
     """003's claims table (one row per claim; columns of :data:`workbench.claims.COLUMNS`).
 
-    ``attrs``: ``per_seed`` (the frame the verdicts come from), ``fair`` (the equal-label
-    comparisons, their own Holm family), ``default_alpha`` (:func:`default_alpha_table`),
-    ``seeds``, ``quick``, ``seconds``."""
+    ``workbench.claims.attached(table)``: the per-seed frame the verdicts come from;
+    :func:`fair` and :func:`default_alpha` decide the equal-label family and the default's
+    evidence from it.  ``attrs``: ``seeds``, ``quick``, ``seconds``, ``cpu_seconds``."""
     from ...learners import FrugalHoeffdingTree
 
     t0 = time.perf_counter()
@@ -544,12 +543,20 @@ def claims(quick=True, seeds=None, client=None, progress=True) -> pd.DataFrame:
         n_quick=QUICK.n_seeds,
         n_full=FULL.n_seeds,
     )
-    per_seed = table.attrs["per_seed"]
-    table.attrs["fair"] = C.table(fair_spec(per_seed, quick), per_seed)
-    table.attrs["default_alpha"] = default_alpha_table(per_seed, quick)
     table.attrs["seconds"] = time.perf_counter() - t0
-    table.attrs["cpu_seconds"] = per_seed.attrs.get("cpu_seconds", float("nan"))
     return table
+
+
+def fair(table: pd.DataFrame) -> pd.DataFrame:
+    """The equal-label comparisons of a claims run (:func:`fair_spec`: their own Holm family),
+    decided from its per-seed results."""
+    per_seed = C.attached(table)
+    return C.table(fair_spec(per_seed, table.attrs["quick"]), per_seed)
+
+
+def default_alpha(table: pd.DataFrame) -> pd.DataFrame:
+    """The default alpha's evidence of a claims run (:func:`default_alpha_table`)."""
+    return default_alpha_table(C.attached(table), table.attrs["quick"])
 
 
 # --------------------------------------------------------------------------- frames for plots
@@ -630,16 +637,8 @@ def fair_frame(per_seed: pd.DataFrame, quick: bool = True) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------- stored full run
+# --------------------------------------------------------------------------- stored runs
 RESULTS = Path(__file__).resolve().parent / "results"
-STORED = {
-    "claims": RESULTS / "claims.csv",
-    "per_seed": RESULTS / "claims_per_seed.csv",
-    "quick_per_seed": RESULTS / "claims_quick_per_seed.csv",
-    "fair": RESULTS / "fair_labels.csv",
-    "default_alpha": RESULTS / "default_alpha.csv",
-}
-PAPER = "003"
 SOURCES = (
     "workbench/experiments/paper003",
     "workbench/core",
@@ -651,49 +650,53 @@ SOURCES = (
     "workbench/evaluate",
     "workbench/claims.py",
 )
+STORE_QUICK = (
+    'python -c "from workbench.experiments import paper003 as P; '
+    'P.store_claims(P.claims(quick=True))"'
+)
+
+
+def _claims_path(quick: bool):
+    return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
+
+
+def store_claims(table: pd.DataFrame, command: str | None = None) -> pd.DataFrame:
+    """Write a claims run's per-seed results (``results/claims_quick.csv`` or
+    ``claims_full.csv``) with their provenance (:func:`workbench.claims.save_table`); the
+    command records the run's wall and processor time and the machine's load.
+    ``tests/test_stored_results.py`` compares a fresh quick run with the quick file: make it
+    again with :data:`STORE_QUICK`."""
+    quick = bool(table.attrs["quick"])
+    if command is None:
+        command = (
+            STORE_QUICK
+            if quick
+            else ("notebooks/04 in full mode: P.store_claims(P.claims(quick=False))")
+        )
+    command += (
+        f"  # {table.attrs['seconds'] / 60:.1f} min wall, "
+        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
+    )
+    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
+
+
+def stored_claims(quick: bool = False) -> pd.DataFrame | None:
+    """The claims table of the stored run (decided again from its per-seed results with the
+    same spec), or None; ``attrs["note"]`` says when, from which revision and by which command
+    it was made, and whether the code that makes it has changed since."""
+    from ...learners import FrugalHoeffdingTree
+
+    default = FrugalHoeffdingTree._extra_params["alpha"]
+    table = C.load_table(spec(quick, default), _claims_path(quick))
+    if table is not None:
+        table.attrs["quick"] = quick
+    return table
 
 
 def full_run(client=None, progress=True) -> pd.DataFrame:
-    """The full claims run, stored under ``results/`` with its provenance (revision, date,
-    command), and the quick run's per-seed results beside it (a test re-runs the quick claims
-    and compares: when the code no longer reproduces them, the stored runs are stale); returns
-    the full run's table."""
-    quick = claims(quick=True, client=client, progress=progress)
-    provenance.save(
-        quick.attrs["per_seed"],
-        STORED["quick_per_seed"],
-        command=f"paper{PAPER}.full_run()  # its first step: paper{PAPER}.claims(quick=True)",
-        sources=SOURCES,
-    )
-    table = claims(quick=False, client=client, progress=progress)
-    command = (
-        f"paper{PAPER}.full_run()  # = paper{PAPER}.claims(quick=False): "
-        f"{table.attrs['seconds'] / 60:.1f} min wall, "
-        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
-    )
-    kw = dict(command=command, sources=SOURCES)
-    provenance.save(table, STORED["claims"], **kw)
-    provenance.save(table.attrs["per_seed"], STORED["per_seed"], **kw)
-    provenance.save(table.attrs["fair"], STORED["fair"], **kw)
-    d = table.attrs["default_alpha"]
-    provenance.save(d.assign(choice=d.attrs["choice"]), STORED["default_alpha"], **kw)
-    return table
-
-
-def stored_claims() -> pd.DataFrame:
-    """The stored full run's claims table, with ``attrs`` as :func:`claims` gives them and
-    ``provenance``: the sentence saying when and how it was made and whether its code changed
-    since."""
-    table = provenance.load(STORED["claims"])
-    table.attrs["per_seed"] = provenance.load(STORED["per_seed"])
-    table.attrs["fair"] = provenance.load(STORED["fair"])
-    d = provenance.load(STORED["default_alpha"])
-    d.attrs["choice"] = float(d.choice.iloc[0])
-    table.attrs["default_alpha"] = d.drop(columns="choice")
-    table.attrs["default_alpha"].attrs["choice"] = d.attrs["choice"]
-    table.attrs["provenance"] = provenance.describe(STORED["claims"])
-    return table
+    """The full claims run, stored (:func:`store_claims`); returns its table."""
+    return store_claims(claims(quick=False, client=client, progress=progress))
 
 
 __all__ = [
@@ -712,6 +715,9 @@ __all__ = [
     "experiment1_frame",
     "initial_set_table",
     "fair_frame",
-    "full_run",
+    "fair",
+    "default_alpha",
+    "store_claims",
     "stored_claims",
+    "full_run",
 ]
