@@ -26,7 +26,6 @@ training sizes (the model after ``n`` rows of a pass is the model trained on tho
 from __future__ import annotations
 
 import math
-import os
 import time
 from dataclasses import dataclass
 
@@ -34,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ... import claims as C
+from .._claims_store import load, store
 from ._common import RESULTS
 from .nodes import N_CLASSES, stationary_stream
 
@@ -693,6 +693,7 @@ SOURCES = (
     "workbench/streams",
     "workbench/evaluate",
     "workbench/claims.py",
+    "workbench/experiments/_claims_store.py",
 )
 STORE_QUICK = (
     'python -c "from workbench.experiments import paper002 as P; '
@@ -700,44 +701,25 @@ STORE_QUICK = (
 )
 
 
-def _claims_path(quick: bool):
-    return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
-
-
 def store_claims(table: pd.DataFrame, command: str | None = None) -> pd.DataFrame:
     """Write a claims run's per-seed results (``results/claims_quick.csv`` or
-    ``claims_full.csv``) and its tuning beside them, with their provenance
-    (:func:`workbench.claims.save_table`); the command records the run's wall and processor
-    time and the machine's load.  ``tests/test_stored_results.py`` compares a fresh quick run
-    with the quick file: make it again with :data:`STORE_QUICK`."""
-    quick = bool(table.attrs["quick"])
-    if command is None:
-        command = (
-            STORE_QUICK
-            if quick
-            else ("notebooks/03 in full mode: P.store_claims(P.claims(quick=False))")
-        )
-    command += (
-        f"  # {table.attrs['seconds'] / 60:.1f} min wall, "
-        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, load average "
-        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
+    ``claims_full.csv``) and its tuning beside them, with their provenance and what the run cost
+    (:func:`workbench.experiments._claims_store.store`).  ``tests/test_stored_results.py``
+    compares a fresh quick run with the quick file: make it again with :data:`STORE_QUICK`."""
+    return store(
+        table,
+        RESULTS,
+        quick_command=STORE_QUICK,
+        full_command="notebooks/03 in full mode: P.store_claims(P.claims(quick=False))",
+        sources=SOURCES,
+        command=command,
     )
-    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
 
 
 def stored_claims(quick: bool = False) -> pd.DataFrame | None:
-    """The claims table of the stored run (decided again from its per-seed results with the
-    same spec), or None; ``attrs["note"]`` says when, from which revision and by which command
-    it was made, and whether the code that makes it has changed since."""
-    table = C.load_table(spec(quick), _claims_path(quick))
-    if table is not None:
-        table.attrs["quick"] = quick
-    return table
-
-
-def full_run(client=None, progress=True) -> pd.DataFrame:
-    """The full claims run, stored (:func:`store_claims`); returns its table."""
-    return store_claims(claims(quick=False, client=client, progress=progress))
+    """The stored run's claims table (:func:`workbench.experiments._claims_store.load`), or
+    None; ``attrs["note"]`` says where it comes from and whether it is stale."""
+    return load(spec(quick), RESULTS, quick)
 
 
 __all__ = [
@@ -764,5 +746,4 @@ __all__ = [
     "tuning",
     "store_claims",
     "stored_claims",
-    "full_run",
 ]

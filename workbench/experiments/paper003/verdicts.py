@@ -32,7 +32,6 @@ are then the same tree (identical by construction).
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ... import claims as C
+from .._claims_store import load, store
 from ._common import THESIS
 
 #: margins fixed before the run
@@ -649,6 +649,7 @@ SOURCES = (
     "workbench/streams",
     "workbench/evaluate",
     "workbench/claims.py",
+    "workbench/experiments/_claims_store.py",
 )
 STORE_QUICK = (
     'python -c "from workbench.experiments import paper003 as P; '
@@ -656,47 +657,27 @@ STORE_QUICK = (
 )
 
 
-def _claims_path(quick: bool):
-    return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
-
-
 def store_claims(table: pd.DataFrame, command: str | None = None) -> pd.DataFrame:
     """Write a claims run's per-seed results (``results/claims_quick.csv`` or
-    ``claims_full.csv``) with their provenance (:func:`workbench.claims.save_table`); the
-    command records the run's wall and processor time and the machine's load.
-    ``tests/test_stored_results.py`` compares a fresh quick run with the quick file: make it
-    again with :data:`STORE_QUICK`."""
-    quick = bool(table.attrs["quick"])
-    if command is None:
-        command = (
-            STORE_QUICK
-            if quick
-            else ("notebooks/04 in full mode: P.store_claims(P.claims(quick=False))")
-        )
-    command += (
-        f"  # {table.attrs['seconds'] / 60:.1f} min wall, "
-        f"{table.attrs['cpu_seconds'] / 60:.1f} min CPU in the workers, load average "
-        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end"
+    ``claims_full.csv``) with their provenance and what the run cost
+    (:func:`workbench.experiments._claims_store.store`).  ``tests/test_stored_results.py``
+    compares a fresh quick run with the quick file: make it again with :data:`STORE_QUICK`."""
+    return store(
+        table,
+        RESULTS,
+        quick_command=STORE_QUICK,
+        full_command="notebooks/04 in full mode: P.store_claims(P.claims(quick=False))",
+        sources=SOURCES,
+        command=command,
     )
-    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
 
 
 def stored_claims(quick: bool = False) -> pd.DataFrame | None:
-    """The claims table of the stored run (decided again from its per-seed results with the
-    same spec), or None; ``attrs["note"]`` says when, from which revision and by which command
-    it was made, and whether the code that makes it has changed since."""
+    """The stored run's claims table (:func:`workbench.experiments._claims_store.load`), or
+    None; ``attrs["note"]`` says where it comes from and whether it is stale."""
     from ...learners import FrugalHoeffdingTree
 
-    default = FrugalHoeffdingTree._extra_params["alpha"]
-    table = C.load_table(spec(quick, default), _claims_path(quick))
-    if table is not None:
-        table.attrs["quick"] = quick
-    return table
-
-
-def full_run(client=None, progress=True) -> pd.DataFrame:
-    """The full claims run, stored (:func:`store_claims`); returns its table."""
-    return store_claims(claims(quick=False, client=client, progress=progress))
+    return load(spec(quick, FrugalHoeffdingTree._extra_params["alpha"]), RESULTS, quick)
 
 
 __all__ = [
@@ -719,5 +700,4 @@ __all__ = [
     "default_alpha",
     "store_claims",
     "stored_claims",
-    "full_run",
 ]
