@@ -456,7 +456,7 @@ def spec(quick: bool = True, default_alpha: float = 0.8) -> list:
                 C.Claim(
                     f"Adult, alpha = {a:g}: with S = {S:,} the tree "
                     + ("never grows past its root" if kind == "less" else "grows past its root"),
-                    "this notebook, Sec. 5 (not the thesis)",
+                    "this notebook's Section 5, not the thesis",
                     "leaves of the Frugal tree after the last mini-batch",
                     f"mb/{S}/{_a(a)}/leaves",
                     C.Rule.less(1.5, "one leaf")
@@ -498,7 +498,7 @@ def fair_spec(per_seed: pd.DataFrame, quick: bool = True) -> list:
                 out.append(
                     C.Claim(
                         f"{stream}, alpha = {a:g}: the Frugal choice beats {b} at equal labels",
-                        "beyond the thesis (Sec. 6)",
+                        "beyond the thesis: Section 6",
                         f"prequential error, Frugal minus {b}, both with the L labels "
                         "the Frugal tree used",
                         _diff(f"{k}/frugal/err", f"{k}/{KEY[b]}/err"),
