@@ -29,6 +29,8 @@ _SUBMODULES = (
     "active",
     "drift",
     "sweep",
+    "claims",
+    "provenance",
     "viz",
     "experiments",
 )

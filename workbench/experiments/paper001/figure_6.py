@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...evaluate.pool import pool_runs
-from ._common import COLOR, STYLE, sizes
+from ._common import COLOR, STYLE, RunCache, sizes
 
 SUBSAMPLE = 600  # rows taken from the larger data sets (adult, electricity): pools of 300
 
@@ -53,43 +53,91 @@ def available(names):
     return out
 
 
+def pool_grids(n):
+    """Starting grids and ranges of the pool tuning: ``{learner: (grid, limits)}`` (BOCT-AL's
+    delta is BOCT's chosen one; only its delta2 is searched)."""
+    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n)]
+    hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n)]
+    return {
+        "BOCT": ({"delta": cred}, {"delta": (0.0, 0.5)}),
+        "Hoeffding": ({"delta": hoef}, {"delta": (0.0, 1.0)}),
+        "BOCT-AL": ({"delta2": [0.01, 0.1, 0.4]}, {"delta2": (0.0, 1.0)}),
+    }
+
+
+class PoolRuns(RunCache):
+    """The test-risk curves of the pool protocol on one data set at one seed and size, each
+    setting run once; :meth:`runs` gives ``(risk, leaves)``, each ``[n_runs, n_pool + 1]``."""
+
+    def __init__(self, X, y, n_runs, seed, n_jobs=None, progress=None):
+        super().__init__(progress)
+        self.X, self.y, self.n_runs, self.seed, self.n_jobs = X, y, n_runs, seed, n_jobs
+
+    def _run(self, learner, setting):
+        return pool_runs(
+            self.X,
+            self.y,
+            learner,
+            n_runs=self.n_runs,
+            seed=self.seed,
+            n_jobs=self.n_jobs,
+            **setting,
+        )
+
+
+def tune_pool_learners(runs: PoolRuns, n_grid, refine=2) -> dict:
+    """``{learner: claims.Tuned}``: BOCT's and the Hoeffding baseline's delta, then BOCT-AL's
+    delta2 at BOCT's delta; the criterion is the mean test risk over the whole curve."""
+    from ... import claims
+
+    g = pool_grids(n_grid)
+    out = {}
+    for learner in ("BOCT", "Hoeffding"):
+        grid, limits = g[learner]
+        out[learner] = claims.tune(
+            lambda learner=learner, **kw: float(runs.risk(learner, **kw).mean()),
+            grid,
+            limits=limits,
+            refine=refine,
+        )
+    d = out["BOCT"].best["delta"]
+    grid, limits = g["BOCT-AL"]
+    out["BOCT-AL"] = claims.tune(
+        lambda **kw: float(runs.risk("BOCT-AL", delta=d, **kw).mean()),
+        grid,
+        limits=limits,
+        refine=refine,
+    )
+    out["BOCT-AL"].best = {"delta": d, **out["BOCT-AL"].best}
+    return out
+
+
 def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name=""):
     """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
-    the mean test risk over the whole curve.  ``progress``: a bar over the settings (tqdm),
-    labelled with the data set's ``name``."""
-    from tqdm.auto import tqdm
-
+    the mean test risk over the whole curve.  Grids are extended while their best value lies at
+    an end and refined around it; ``chosen`` marks the best per learner and ``edge`` says why
+    it lies at the edge of its grid (empty: it does not).  ``progress``: a bar counting the
+    settings run (tqdm), labelled with the data set's ``name``."""
     s = sizes()
-    n_grid = n_grid or s.pool_grid
-    n_runs = n_runs or s.pool_tune_runs
-    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n_grid)]
-    hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n_grid)]
-    delta2s = (0.01, 0.1, 0.4)  # BOCT-AL: BOCT's best delta, delta2 on its own grid
-    bar = tqdm(
-        total=2 * len(cred) + len(delta2s),
-        desc=f"tuning on {name}".strip() if name else "tuning",
-        disable=not progress,
-    )
-    rows = []
-    for learner, grid in (("BOCT", cred), ("Hoeffding", hoef)):
-        for d in grid:
-            risk, _ = pool_runs(X, y, learner, delta=d, n_runs=n_runs, seed=seed)
-            rows.append(dict(learner=learner, delta=d, delta2=np.nan, mean_risk=float(risk.mean())))
-            bar.update()
-    best = min((r for r in rows if r["learner"] == "BOCT"), key=lambda r: r["mean_risk"])
-    for d2 in delta2s:
-        risk, _ = pool_runs(
-            X, y, "BOCT-AL", delta=best["delta"], delta2=d2, n_runs=n_runs, seed=seed
-        )
-        rows.append(
-            dict(learner="BOCT-AL", delta=best["delta"], delta2=d2, mean_risk=float(risk.mean()))
-        )
-        bar.update()
-    bar.close()
-    return pd.DataFrame(rows)
+    label = (f"tuning on {name}" if name else "tuning") if progress else None
+    runs = PoolRuns(X, y, n_runs or s.pool_tune_runs, seed, progress=label)
+    tuned = tune_pool_learners(runs, n_grid or s.pool_grid)
+    runs.close()
+    frames = []
+    for learner, t in tuned.items():
+        f = t.table.rename(columns={"score": "mean_risk"})
+        if learner == "BOCT-AL":
+            f.insert(0, "delta", t.best["delta"])
+        f.insert(0, "learner", learner)
+        f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)
+        f["edge"] = np.where(f.chosen, "; ".join(v for v in t.edges.values() if v), "")
+        frames.append(f)
+    cols = ["learner", "delta", "delta2", "mean_risk", "chosen", "edge"]
+    return pd.concat(frames, ignore_index=True).reindex(columns=cols)
 
 
 def best_settings(tuning):
+    """``{learner: {"delta": ..., "delta2": ...}}``: the lowest mean risk per learner."""
     out = {}
     for name, grp in tuning.groupby("learner", sort=False):
         b = grp.loc[grp.mean_risk.idxmin()]
@@ -137,19 +185,14 @@ def c45_curve(X, y, n_runs=None, every=None, seed=0):
     )
 
 
-def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True, progress=True):
-    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column); ``progress``: a
-    bar over the learners (tqdm)."""
-    from tqdm.auto import tqdm
-
+def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
+    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column)."""
     s = sizes()
     n_runs = n_runs or s.pool_runs
     X, y = dataset(name)
     settings = settings or {}
     frames = []
-    learners = ("BOCT", "BOCT-AL", "Hoeffding") + (("C4.5",) if with_c45 else ())
-    bar = tqdm(total=len(learners), desc=f"Figure 6, {name}", disable=not progress)
-    for learner in learners[:3]:
+    for learner in ("BOCT", "BOCT-AL", "Hoeffding"):
         kw = settings.get(learner, {})
         risk, leaves = pool_runs(X, y, learner, n_runs=n_runs, seed=seed, **kw)
         frames.append(
@@ -163,11 +206,8 @@ def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True, progress=True)
                 )
             )
         )
-        bar.update()
     if with_c45:
         frames.append(c45_curve(X, y, seed=seed))
-        bar.update()
-    bar.close()
     out = pd.concat(frames, ignore_index=True)
     out.insert(0, "dataset", name)
     return out
