@@ -130,6 +130,7 @@ def prequential(
     n_points         how many points the curves have (at most one per instance)
     window           width of the sliding window of ``window_curve``
     """
+    from .._functions import UserFunctionError
     from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
     from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, strategy_rng
 
@@ -199,7 +200,15 @@ def prequential(
         model._prequential(X[:n_init], y[:n_init], pred[:n_init], leaves, every)
         queried[:n_init] = 1
     if n_init < n:
-        model._prequential(X, y, pred, leaves, every, *active, start=n_init)
+        try:
+            model._prequential(X, y, pred, leaves, every, *active, start=n_init)
+        except Exception as exc:
+            rule = getattr(strategy, "rule", None)
+            if rule is None:
+                raise
+            # a user's query rule took part: the error names it too
+            cause = exc.__cause__ if isinstance(exc, UserFunctionError) else None
+            model._kernel_failed(cause or exc, {"query rule": rule})
     seconds = time.perf_counter() - start
     correct = pred == y
     t, curve, window_curve = _curves(correct, every, window)
@@ -302,7 +311,6 @@ def minibatch(
     :func:`prequential`.  A learner with its own rule (``FrugalHoeffdingTree``) uses it when no
     strategy is given, after learning its initial set in full.
     """
-    from ..active.strategies import decide_rows
     from ..core import engine
 
     X, y = model._check_Xy(X, y)
@@ -356,17 +364,8 @@ def minibatch(
             mask = queried[lo:hi]
             k = model._take_initial(hi - lo) if own else 0
             mask[:k] = 1
-            decide_rows(
-                strategy.code,
-                strategy.params,
-                strategy.state,
-                strategy.rng,
-                float(budget),
-                proba[k:],
-                gap[k:],
-                m[k:],
-                counters,
-                mask[k:],
+            strategy._decide_rows(
+                float(budget), proba[k:], counts[k:], gap[k:], m[k:], counters, mask[k:]
             )
             sel = mask.astype(bool)
             if sel.any():
