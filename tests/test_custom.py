@@ -60,10 +60,19 @@ def ctree_practical_copy(n, delta, value_range, n_classes, depth, t, n_features)
 
 
 @njit
-def info_gain_copy(counts):
+def _total_and_top(counts):
     total = 0.0
+    top = 0.0
     for k in range(counts.shape[0]):
         total += counts[k]
+        if counts[k] > top:
+            top = counts[k]
+    return total, top
+
+
+@njit
+def info_gain_copy(counts):
+    total, _top = _total_and_top(counts)
     s = 0.0
     for k in range(counts.shape[0]):
         if counts[k] > 0.0:
@@ -78,9 +87,7 @@ def entropy_half_copy(counts):
 
 @njit
 def gini_copy(counts):
-    total = 0.0
-    for k in range(counts.shape[0]):
-        total += counts[k]
+    total, _top = _total_and_top(counts)
     s = 0.0
     for k in range(counts.shape[0]):
         p = counts[k] / total
@@ -95,12 +102,7 @@ def kearns_mansour_copy(counts):
 
 @njit
 def error_copy(counts):
-    total = 0.0
-    top = 0.0
-    for k in range(counts.shape[0]):
-        total += counts[k]
-        if counts[k] > top:
-            top = counts[k]
+    total, top = _total_and_top(counts)
     return 1.0 - top / total
 
 
@@ -109,12 +111,7 @@ def error_copy(counts):
 
 @njit
 def _gap(counts):
-    m = 0.0
-    top = 0.0
-    for k in range(counts.shape[0]):
-        m += counts[k]
-        if counts[k] > top:
-            top = counts[k]
+    m, top = _total_and_top(counts)
     return (abs(top / m - 0.5) if m > 0.0 else 0.0), m
 
 
@@ -628,3 +625,15 @@ def test_check_bound_errors():
         montecarlo.check_bound(hoeffding_copy, side="both")
     with pytest.raises(ValueError, match="summing to 1"):
         montecarlo.check_bound(hoeffding_copy, distributions=[[0.5, 0.6]])
+
+
+def test_split_selection_with_a_user_bound_is_vfdt_with_hoeffding():
+    theta = [[0.1, 0.9], [0.11, 0.89]]
+    kw = dict(m_max=1_000, n_min=100, trials=2_000, seed=9)
+    a = montecarlo.split_selection(0.5, theta, 0.05, rule="vfdt", **kw)
+    b = montecarlo.split_selection(0.5, theta, 0.05, rule="vfdt", bound=hoeffding_copy, **kw)
+    assert np.array_equal(a.split_at, b.split_at) and np.array_equal(a.chosen, b.chosen)
+    c = montecarlo.split_selection(0.5, theta, 0.05, rule="vfdt", bound=half_hoeffding, **kw)
+    assert c.summary()["p_suboptimal"] > a.summary()["p_suboptimal"]
+    with pytest.raises(ValueError, match="replaces Hoeffding"):
+        montecarlo.split_selection(0.5, theta, 0.05, rule="ctree", bound=hoeffding_copy, **kw)

@@ -5,6 +5,7 @@ cell's source and the error.  The executed copy (outputs included) is saved to `
 from which tests/test_book.py builds the rendered book without running the notebooks again.
 """
 
+import time
 from pathlib import Path
 
 import nbformat
@@ -17,6 +18,8 @@ from workbench import book
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 TIMEOUT = 240  # seconds per cell (fast mode: every notebook takes well under a minute)
+#: notebooks with a run-time budget in fast mode (seconds for all cells, kernel start included)
+BUDGET = {"06_your_own_bound.ipynb": 30}
 
 
 def test_the_tour_is_there():
@@ -37,8 +40,10 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
             kernel_name="python3",
             resources={"metadata": {"path": str(path.parent)}},
         )
+        started = time.perf_counter()
         try:
             client.execute()
+            seconds = time.perf_counter() - started
             break
         except CellExecutionError as err:
             pytest.fail(f"{path.name}: a cell failed\n{err}", pytrace=False)
@@ -47,6 +52,10 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
                 pytest.fail(
                     f"{path.name}: the kernel hung or died three times\n{err}", pytrace=False
                 )
+    if path.name in BUDGET:
+        assert seconds < BUDGET[path.name], (
+            f"{path.name} ran for {seconds:.1f} s in fast mode; its budget is {BUDGET[path.name]} s"
+        )
     ran = [c for c in nb.cells if c.cell_type == "code"]
     assert ran and all(c.get("execution_count") for c in ran if c.source.strip())
     book.save_executed(nb, path.name, book.EXECUTED, quick=True)

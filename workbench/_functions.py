@@ -31,6 +31,7 @@ import importlib
 import inspect
 import math
 import pickle
+import weakref
 
 import numpy as np
 
@@ -112,16 +113,27 @@ def display_name(fn) -> str:
 def n_parameters(fn) -> int | None:
     """How many positional parameters the Python function behind ``fn`` declares (None if it
     cannot be told)."""
+    code = getattr(getattr(fn, "py_func", fn), "__code__", None)
+    if code is not None and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return code.co_argcount + code.co_kwonlyargcount
     try:
         return len(inspect.signature(getattr(fn, "py_func", fn)).parameters)
     except (TypeError, ValueError):
         return None
 
 
+#: function -> {signature: its checked compile result}: a learner's set-up looks them up again
+#: at every fit, which would otherwise cost as much as a short stream
+_CHECKED = weakref.WeakKeyDictionary()
+
+
 def compile_for(fn, sig, role: str):
     """``fn`` compiled for ``sig``, checked: a numba ``@njit`` function that compiles for the
     argument types and returns the type ``sig`` says.  Raises :class:`UserFunctionError` naming
     ``fn``, its role and what was expected."""
+    done = _CHECKED.get(fn, {}) if isinstance(fn, Dispatcher) else {}
+    if sig in done:
+        return done[sig]
     want = EXPECTED[sig]
     name = display_name(fn)
     if not isinstance(fn, Dispatcher):
@@ -152,6 +164,7 @@ def compile_for(fn, sig, role: str):
             f"{role} {name} returns {got}; a {role} must return {sig.return_type}: {want}"
             + (" (write 1.0 rather than 1)" if sig.return_type == types.float64 else "")
         )
+    _CHECKED.setdefault(fn, {})[sig] = cres
     return cres
 
 
