@@ -98,6 +98,7 @@ def montecarlo() -> None:
     mc.split_selection(0.5, [[0.3, 0.7], [0.4, 0.6]], 0.05, m_max=200, n_min=50, trials=50, seed=0)
     mc.ddm_false_alarms(0.2, 200, trials=50, seed=0)
     mc.ddm_run(np.zeros(50))
+    mc.check_bound("hoeffding", "mean", n=[20], trials=50, seed=0)
 
 
 def boct() -> None:

@@ -23,6 +23,10 @@ B, and the tree learns only the labelled instances.
 ``Frugal``          003 (Izenov): query when p1 - p2 < alpha, the margin between the two
                     largest class probabilities of the prediction (Laplace leaves: eq. (2)).
                     No budget of its own (budget 1: the rule alone decides).
+``Custom``          a user's own numba rule, ``Custom(my_rule, params=...)``: it gets the
+                    leaf's class counts, the prediction's probabilities, the budget state
+                    (B, labels queried, instances seen), the random stream (draw with
+                    :func:`uniform` and :func:`normal`), its parameters and its state.
 =================== ======================================================================
 
 A strategy object holds parameters and state only; the decision itself is the numba function
@@ -32,12 +36,14 @@ A strategy object holds parameters and state only; the decision itself is the nu
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 
 import numpy as np
 from numba import njit
 
+from .. import _functions as fx
 from .._rng import normal, seed_state, uniform
 from ..bounds import leaf_consistency_nb
 
@@ -49,6 +55,7 @@ SPLIT = 4
 CONFTREE = 5
 SPLIT_CONFTREE = 6
 FRUGAL = 7
+CUSTOM = 8
 
 # parameter and state slots
 S_STEP = 0  # s, threshold adjustment step
@@ -57,6 +64,8 @@ S_DELTA = 2  # delta of leaf consistency (<= 0: 1/t)
 S_SIGMA = 3  # spread of the threshold randomisation
 S_ALPHA = 4  # Frugal's threshold on the margin p1 - p2
 N_SPARAMS = 5
+S_RULE = 5  # Custom: the address of the user's rule (workbench._functions)
+S_USER = 6  # Custom: the user's own parameters, from here to the end
 ST_THETA = 0  # current confidence threshold
 
 
@@ -173,6 +182,40 @@ def decide_rows(code, sparams, sstate, rng, budget, proba, gap, m, counters, out
                 counters[C_QUERIED] += 1
 
 
+@njit(cache=True)
+def custom_query(class_counts, leaf, probs, budget, counters, sparams, sstate, rng):
+    """A user's rule (:class:`Custom`) at ``leaf``: its function, compiled at the address in
+    ``sparams[S_RULE]``, gets the leaf's class counts, the probabilities ``probs``, the budget
+    state (B, labels queried so far, instances seen including this one), the random stream, its
+    parameters ``sparams[S_USER:]`` and its state ``sstate``."""
+    rule = fx.rule_at(int(sparams[S_RULE]))
+    return rule(
+        np.ascontiguousarray(class_counts[leaf]),
+        probs,
+        budget,
+        float(counters[C_QUERIED]),
+        float(counters[C_SEEN]),
+        rng,
+        np.ascontiguousarray(sparams[S_USER:]),
+        sstate,
+    )
+
+
+@njit(cache=True)
+def custom_rows(sparams, sstate, rng, budget, proba, counts, counters, out):
+    """:func:`decide_rows` for a :class:`Custom` rule: row i's leaf had class counts
+    ``counts[i]`` and the model predicted ``proba[i]``."""
+    for i in range(proba.shape[0]):
+        counters[C_SEEN] += 1
+        out[i] = 0
+        if counters[C_QUERIED] + 1 <= budget * counters[C_SEEN]:
+            if custom_query(
+                counts, i, np.ascontiguousarray(proba[i]), budget, counters, sparams, sstate, rng
+            ):
+                out[i] = 1
+                counters[C_QUERIED] += 1
+
+
 class Strategy:
     """Parameters and state of a label-query strategy (see the module docstring)."""
 
@@ -236,10 +279,20 @@ class Strategy:
         if c[C_QUERIED] + 1 > budget * c[C_SEEN]:
             return False
         ex = model.explain_one(x)
-        counts = ex.class_counts
+        q = self._ask(
+            np.ascontiguousarray(ex.class_counts, np.float64),
+            np.ascontiguousarray(ex.proba, np.float64),
+            budget,
+        )
+        if q:
+            c[C_QUERIED] += 1
+        return bool(q)
+
+    def _ask(self, counts, proba, budget) -> bool:
+        """The strategy's answer for one instance whose leaf has ``counts`` and whose
+        prediction is ``proba`` (the budget rule already passed; ``self.counters`` as of now)."""
         m = float(counts.sum())
         gap = abs(counts.max() / m - 0.5) if m > 0 else 0.0
-        proba = np.asarray(ex.proba, np.float64)
         q, _ = decide(
             self.code,
             self.params,
@@ -249,12 +302,18 @@ class Strategy:
             float(proba.max()),
             gap,
             m,
-            float(c[C_SEEN]),
+            float(self.counters[C_SEEN]),
             top_two_margin(proba),
         )
-        if q:
-            c[C_QUERIED] += 1
         return bool(q)
+
+    def _decide_rows(self, budget, proba, counts, gap, m, counters, out):
+        """The decisions of a batch from one model (the mini-batch protocol): row i's leaf
+        has class counts ``counts[i]`` (total ``m[i]``, purity gap ``gap[i]``), its prediction
+        is ``proba[i]``; see :func:`decide_rows`."""
+        decide_rows(
+            self.code, self.params, self.state, self.rng, budget, proba, gap, m, counters, out
+        )
 
     def run(self, model, X, y):
         """Test, ask and learn a whole slice inside numba, continuing this object's counts
@@ -335,6 +394,160 @@ class Frugal(Strategy):
 
     def __repr__(self) -> str:
         return f"Frugal(alpha={self.alpha:g})"
+
+
+class Custom(Strategy):
+    """A user's own label-query rule, run inside the engine's ACTIVE loop like the strategies
+    above (000 Algorithm 3: asked only while the query rate stays within the budget).
+
+    ``rule`` is a numba-jitted function ::
+
+        @njit
+        def my_rule(counts, proba, budget, queried, seen, rng, params, state):
+            ...
+            return True   # ask for this instance's label
+
+    counts   float64[K]: the class weights of the leaf the instance reaches
+    proba    float64[K]: the class probabilities the model predicted for it
+    budget   the query-rate budget B; ``queried`` labels asked so far, ``seen`` instances
+             seen including this one (floats)
+    rng      the strategy's random stream (uint64[4]): draw with :func:`workbench.active.uniform`
+             and :func:`workbench.active.normal`
+    params   float64[:], the ``params`` given here; ``state`` float64[:], the ``state`` given
+             here, which the rule may change (it starts again from the given values on
+             :meth:`reset`)
+
+    It is compiled once for these argument types; the engine calls it through the address of
+    its compiled code, so nothing else is compiled for it.  A learner pickled with it refers
+    to it by module and name (see :mod:`workbench._functions`).
+
+    Examples
+    --------
+    >>> from numba import njit
+    >>> from workbench import active, evaluate, learners, streams
+    >>> @njit
+    ... def small_margin(counts, proba, budget, queried, seen, rng, params, state):
+    ...     p = np.sort(proba)
+    ...     return p[-1] - p[-2] < params[0] or active.uniform(rng) < 0.01
+    >>> X, y = streams.sea(n=20_000, seed=1)
+    >>> res = evaluate.prequential(learners.HoeffdingTree(3, 2), X, y,
+    ...                            strategy=active.Custom(small_margin, params=[0.2]), budget=0.5)
+    >>> 0 < res.labels_used < 10_000
+    True
+    """
+
+    code = CUSTOM
+    name = "Custom"
+
+    def __init__(self, rule, params=(), *, state=(), budget=None, seed=0, label=None):
+        self.user_params = _vector(params, "params")
+        self.initial_state = _vector(state, "state")
+        super().__init__(budget=budget, seed=seed)
+        self.rule = rule
+        self.label = label
+        self.params = np.zeros(S_USER + self.user_params.shape[0])
+        self.params[S_USER:] = self.user_params
+        self._bind()
+        self._probe()
+
+    def _bind(self):
+        """The rule's address in ``params[S_RULE]`` (again after unpickling: it is valid in
+        this process only)."""
+        self.params[S_RULE] = fx.address(self.rule, fx.RULE_SIG, "query rule")
+
+    def _probe(self):
+        """One call from Python on a copy of the state, so that a rule that raises or returns
+        something else than True/False is reported here, by name, and not inside a run."""
+        args = (
+            np.ones(2),
+            np.full(2, 0.5),
+            0.5,
+            0.0,
+            1.0,
+            self.rng.copy(),
+            self.user_params.copy(),
+            self.initial_state.copy(),
+        )
+        out = fx.call(self.rule, *args)
+        if isinstance(out, BaseException) or not isinstance(out, (bool, np.bool_)):
+            what = (
+                f"raised {type(out).__name__}: {out}"
+                if isinstance(out, BaseException)
+                else f"returned {out!r}"
+            )
+            raise fx.UserFunctionError(
+                f"query rule {fx.display_name(self.rule)} {what} for a two-class leaf with "
+                f"counts [1, 1]; a query rule takes {fx.EXPECTED[fx.RULE_SIG]}"
+            )
+
+    def reset(self):
+        super().reset()
+        self.state = self.initial_state.copy()
+        return self
+
+    def _ask(self, counts, proba, budget) -> bool:
+        c = self.counters
+        try:
+            return bool(
+                self.rule(
+                    counts,
+                    proba,
+                    float(budget),
+                    float(c[C_QUERIED]),
+                    float(c[C_SEEN]),
+                    self.rng,
+                    self.user_params,
+                    self.state,
+                )
+            )
+        except Exception as exc:
+            raise fx.kernel_failure(exc, {"query rule": self.rule}) from exc
+
+    def _decide_rows(self, budget, proba, counts, gap, m, counters, out):
+        try:
+            custom_rows(
+                self.params,
+                self.state,
+                self.rng,
+                float(budget),
+                np.ascontiguousarray(proba),
+                np.ascontiguousarray(counts, np.float64),
+                counters,
+                out,
+            )
+        except Exception as exc:
+            raise fx.kernel_failure(exc, {"query rule": self.rule}) from exc
+
+    # pickled with a reference to the rule, deep-copied sharing it (the stepper copies
+    # strategies at every rebuild)
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["rule"] = fx.reference(self.rule, "query rule")
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        state["rule"] = fx.resolve(state["rule"], "query rule")
+        self.__dict__.update(state)
+        self._bind()
+
+    def __deepcopy__(self, memo):
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = copy.deepcopy(value, memo)  # a numba function copies to itself
+        return new
+
+    def __repr__(self) -> str:
+        return f"Custom({self.label or fx.display_name(self.rule)})"
+
+
+def _vector(values, name) -> np.ndarray:
+    try:
+        v = np.array(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a sequence of numbers; got {values!r}") from None
+    return np.ascontiguousarray(v)
 
 
 #: the strategies of paper 000 (``Frugal``, 003's rule, takes ``alpha`` instead of a seed)

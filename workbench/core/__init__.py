@@ -6,5 +6,5 @@ Modules (one concept each): ``state`` (the arrays), ``params`` (the policy vecto
 rules), ``routing``, ``split`` (split search, decision, re-evaluation, structural edits),
 ``steps`` (the steps of the per-instance loop: leaf predictors, learning, queries, drift),
 ``engine`` (the batch kernels and the edits callable from Python), ``validate`` (input checks),
-``dot`` (DOT export).
+``dot`` (DOT export), ``custom`` (a user's own bound: ``bound=my_bound``).
 """

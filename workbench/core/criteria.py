@@ -25,7 +25,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CRIT_KM
+from .._functions import impurity_at
+from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CRIT_KM, CRIT_LAST
 
 
 # The kernels take a distribution as a row of a 2-D array (``a[r]`` read in place): a view made
@@ -35,12 +36,15 @@ from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CR
 @njit(cache=True)
 def impurity_row(a, r, criterion):
     """Impurity of the unnormalised class distribution ``a[r]`` under ``criterion`` (a
-    ``CRIT_*`` code); 0 if empty.  The two-class Kearns-Mansour index reads ``a[r, :2]``."""
+    ``CRIT_*`` code, or the address of a user's impurity function); 0 if empty.  The two-class
+    Kearns-Mansour index reads ``a[r, :2]``."""
     total = 0.0
     for k in range(a.shape[1]):
         total += a[r, k]
     if total <= 0.0:
         return 0.0
+    if criterion > CRIT_LAST:
+        return user_impurity(criterion, a, r)
     if criterion == CRIT_KM:
         return math.sqrt(a[r, 0] * a[r, 1]) / total
     if criterion == CRIT_GINI:
@@ -64,6 +68,17 @@ def impurity_row(a, r, criterion):
     if criterion == CRIT_ENTROPY_HALF:
         return 0.5 * math.log(2.0) * h
     return h
+
+
+@njit(cache=True)
+def user_impurity(address, a, r):
+    """A user criterion (``criterion=my_impurity``) on the class weights ``a[r]``: its function,
+    compiled at ``address`` (:mod:`workbench._functions`), called with the row; a value that is
+    not finite stops the kernel with an error (the learner names the function)."""
+    v = impurity_at(address)(np.ascontiguousarray(a[r]))
+    if not math.isfinite(v):
+        raise ValueError("workbench: a user criterion returned NaN or an infinite impurity")
+    return v
 
 
 @njit(cache=True)

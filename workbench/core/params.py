@@ -3,7 +3,9 @@
 A learner's parameters travel to the kernels as one float64 array (indexed by the ``P_*``
 constants), plus the description of nominal columns.  Integer-valued policies (criterion, leaf
 predictor, split rule) are stored as codes; the kernels branch on them.  Changing a value never
-recompiles anything.
+recompiles anything, and neither does a user's own bound or criterion: it travels as the address
+of its compiled code (``P_BOUND_FN``; a user criterion's code is its address), see
+:mod:`workbench._functions`.
 """
 
 from __future__ import annotations
@@ -35,13 +37,19 @@ P_CUTS = 17  # CUTS_* code: where numeric features may be cut
 P_REEVAL_RULE = 18  # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
 P_REEVAL_CLOCK = 19  # REEVAL_CLOCK_* code: what counts the P_REEVAL period of re-evaluations
 P_MERITS = 20  # MERITS_* code: which estimate of a split's merit the rules compare
-N_PARAMS = 21
+P_BOUND_FN = 21  # BOUND_USER*: the address of the user's bound (workbench._functions)
+P_CRITERION_RANGE = 22  # a user criterion's range R, given with it (for the bound)
+N_PARAMS = 23
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
 CRIT_ENTROPY_HALF = 2  # 000's scaled entropy H_1/2 = -(p/2) ln p - ((1-p)/2) ln(1-p)
 CRIT_KM = 3  # Kearns-Mansour Q = sqrt(p(1-p)), two classes only
 CRIT_ERROR = 4  # classification error min(p, 1-p) (1 - max_k p_k): CorrH-Tree
+CRIT_LAST = CRIT_ERROR  # P_CRITERION above this is a user's impurity function, given as the
+# address of its compiled code (workbench._functions): the split search passes the criterion as
+# one integer from the leaf down to each branch's impurity, and that integer then names the
+# function itself
 CRITERIA = {
     "info_gain": CRIT_INFO_GAIN,
     "gini": CRIT_GINI,
@@ -114,6 +122,8 @@ BOUNDS = {
 }
 BOUND_CREDIBLE = 4  # Bayesian credible interval of a heterogeneity, 001 eqs. (3)-(4)
 BOUNDS["credible"] = BOUND_CREDIBLE
+BOUND_USER = 5  # a user's njit (n, delta, value_range, n_classes) -> eps at P_BOUND_FN
+BOUND_USER_SCHEDULE = 6  # ... (n, delta, value_range, n_classes, depth, t, n_features) -> eps
 
 
 class Config(NamedTuple):

@@ -33,12 +33,16 @@ from ..bounds import (
 )
 from .analytic import normal_table, slot_cut
 from .criteria import impurity_row, merit_range, split_merit
+from .custom import user_epsilon
 from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
 from .params import (
     BOUND_CTREE,
     BOUND_CTREE_PRACTICAL,
+    BOUND_HOEFFDING,
     BOUND_MCDIARMID,
+    BOUND_USER,
     CRIT_ENTROPY_HALF,
+    CRIT_LAST,
     CRIT_KM,
     CUTS_ANALYTIC,
     CUTS_FIXED,
@@ -99,6 +103,8 @@ def split_epsilon(T, C, node, n):
     """Radius of the confidence interval at a leaf of weight n, per the bound policy."""
     bound = int(C.params[P_BOUND])
     crit = int(C.params[P_CRITERION])
+    if bound >= BOUND_USER or (crit > CRIT_LAST and bound == BOUND_HOEFFDING):
+        return user_epsilon(T, C, node, n)  # a user's bound, or a user criterion's R: custom.py
     n_classes = T.class_counts.shape[1]
     delta = C.params[P_DELTA]
     t = max(T.meta[M_T], 1)

@@ -50,8 +50,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, decide,
-                                 top_two_margin)
+from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, CUSTOM,
+                                 custom_query, decide, top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
@@ -418,8 +418,14 @@ def query_label(class_counts, control_code, budget, counters, sparams, sstate, r
             if class_counts[leaf, k] > top_count:
                 top_count = class_counts[leaf, k]
         gap = abs(top_count / m_leaf - 0.5) if m_leaf > 0.0 else 0.0
-        labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf, gap,
-                                       m_leaf, float(counters[C_SEEN]), top_two_margin(probs))
+        if control_code == CUSTOM:   # a user's rule (active.Custom)
+            labelled = custom_query(class_counts, leaf, probs, budget, counters, sparams,
+                                    sstate, rng)
+            from_random = False
+        else:
+            labelled, from_random = decide(control_code, sparams, sstate, rng, budget, conf,
+                                           gap, m_leaf, float(counters[C_SEEN]),
+                                           top_two_margin(probs))
     if labelled and control_code >= 0:
         counters[C_QUERIED] += 1
     release(class_counts.shape[0] + counters.shape[0] + sparams.shape[0] + sstate.shape[0] +

@@ -130,6 +130,7 @@ def prequential(
     n_points         how many points the curves have (at most one per instance)
     window           width of the sliding window of ``window_curve``
     """
+    from .._functions import UserFunctionError
     from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
     from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, strategy_rng
 
@@ -199,7 +200,15 @@ def prequential(
         model._prequential(X[:n_init], y[:n_init], pred[:n_init], leaves, every)
         queried[:n_init] = 1
     if n_init < n:
-        model._prequential(X, y, pred, leaves, every, *active, start=n_init)
+        try:
+            model._prequential(X, y, pred, leaves, every, *active, start=n_init)
+        except Exception as exc:
+            rule = getattr(strategy, "rule", None)
+            if rule is None:
+                raise
+            # a user's query rule took part: the error names it too
+            cause = exc.__cause__ if isinstance(exc, UserFunctionError) else None
+            model._kernel_failed(cause or exc, {"query rule": rule})
     seconds = time.perf_counter() - start
     correct = pred == y
     t, curve, window_curve = _curves(correct, every, window)
@@ -387,7 +396,6 @@ def _minibatch_rule(model, Xb, yb, pred, mask, strategy, budget, counters):
     """One mini-batch under a query rule: predict every row and decide every query with the
     model as it stands (class probabilities, the leaf each row reaches), in row order and
     within ``budget``; then learn the queried rows.  ``pred`` and ``mask`` are filled."""
-    from ..active.strategies import decide_rows
     from ..core import engine
 
     T = model._state
@@ -400,8 +408,7 @@ def _minibatch_rule(model, Xb, yb, pred, mask, strategy, budget, counters):
     counts = T.class_counts[leaf]
     m = counts.sum(axis=1)
     gap = np.where(m > 0, np.abs(counts.max(axis=1) / np.maximum(m, 1e-300) - 0.5), 0.0)
-    decide_rows(strategy.code, strategy.params, strategy.state, strategy.rng, budget, proba,
-                gap, m, counters, mask)  # fmt: skip
+    strategy._decide_rows(budget, proba, counts, gap, m, counters, mask)
     sel = mask.astype(bool)
     if sel.any():
         model._learn_all(Xb[sel], yb[sel])

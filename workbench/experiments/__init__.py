@@ -23,6 +23,8 @@ reproduction.
                3.1-3.3 on streams with an exactly known DT*, Figures 1, 14 and 2-13,
                the drift remark, VFDT against EFDT (HATT).
 ``tour``       The tour's last section: all seven learners on SEA and Electricity.
+``own_bound``  Notebook 06, a user's own bound, criterion and query rule: trees grown
+               with them on RandCBT, compared by excess error, size and first split.
 =============  =====================================================================
 
 Submodules are imported on first use (``from workbench.experiments import paper000``).
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 from .. import lazy_submodules
 
-_SUBMODULES = ("paper000", "paper001", "paper002", "paper003", "paper004", "tour")
+_SUBMODULES = ("paper000", "paper001", "paper002", "paper003", "paper004", "tour", "own_bound")
 __all__ = list(_SUBMODULES)
 
 __getattr__ = lazy_submodules(__name__, _SUBMODULES, globals())

@@ -9,6 +9,7 @@ one-instance protocol the stepper uses.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import math
 import warnings
@@ -18,9 +19,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from .. import _functions as fx
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
 from ..core.params import (
+    BOUND_USER,
+    BOUND_USER_SCHEDULE,
     BOUNDS,
     CRITERIA,
     CUT_POLICIES,
@@ -28,8 +32,10 @@ from ..core.params import (
     N_PARAMS,
     P_BINARY_NOMINAL,
     P_BOUND,
+    P_BOUND_FN,
     P_C,
     P_CRITERION,
+    P_CRITERION_RANGE,
     P_CUTS,
     P_DELTA,
     P_GRACE,
@@ -257,6 +263,8 @@ class BaseTree(ClassifierAPI):
         bound="hoeffding",
         c=1.0,
         binary_nominal=False,
+        bound_label=None,
+        criterion_range=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -276,6 +284,8 @@ class BaseTree(ClassifierAPI):
         self.bound = bound
         self.c = c
         self.binary_nominal = binary_nominal
+        self.bound_label = bound_label
+        self.criterion_range = criterion_range
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -328,8 +338,8 @@ class BaseTree(ClassifierAPI):
         p.n_features = check_positive_int(n_features, "n_features")
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
         p.grace_period = check_positive_real(self.grace_period, "grace_period")
-        p.bound = check_choice(self.bound, "bound", self._bounds)
-        if self.delta is None and p.bound == "ctree":
+        p.bound = self._checked_bound()
+        if self.delta is None and p.bound in ("ctree", "user", "user_schedule"):
             p.delta = None  # 000 Remark 1: delta = 1/t
         elif self.delta is None:
             p.delta = 1e-7
@@ -346,7 +356,7 @@ class BaseTree(ClassifierAPI):
         ):
             raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
         p.tau = float(tau)
-        p.criterion = check_choice(self.criterion, "criterion", CRITERIA)
+        p.criterion, p.criterion_range = self._checked_criterion()
         if p.criterion == "kearns_mansour" and p.n_classes != 2:
             raise ValueError(
                 "criterion 'kearns_mansour' is defined for two classes only; "
@@ -356,7 +366,7 @@ class BaseTree(ClassifierAPI):
             raise ValueError(
                 "bound 'ctree' (000 eq. (7)) needs criterion 'entropy', 'gini' or "
                 f"'kearns_mansour' (the criteria of Theorems 1-3); got "
-                f"{p.criterion!r}"
+                f"{self.criterion if p.criterion != 'user' else fx.display_name(self.criterion)!r}"
             )
         p.leaf_prediction = check_choice(self.leaf_prediction, "leaf_prediction", LEAF_PREDICTORS)
         p.n_split_points = check_positive_int(self.n_split_points, "n_split_points")
@@ -381,7 +391,145 @@ class BaseTree(ClassifierAPI):
         for col, cats in (categories or {}).items():
             nominal[col] = max(nominal.get(col, 0), len(cats), 1)
         p.nominal_features = dict(sorted(nominal.items()))
+        self._probe_functions(p)
         return p
+
+    # ------------------------------------------------------------------ user functions
+    def _checked_bound(self) -> str:
+        """The bound's name, or "user" / "user_schedule" for a user's njit function of 4 / 7
+        arguments (compiled and checked here: :mod:`workbench._functions`)."""
+        b = self.bound
+        if fx.is_user_function(b):
+            schedule = fx.n_parameters(b) == len(fx.SCHEDULE_SIG.args)
+            fx.compile_for(b, fx.SCHEDULE_SIG if schedule else fx.BOUND_SIG, "bound")
+            return "user_schedule" if schedule else "user"
+        if b not in self._bounds:
+            raise ValueError(
+                f"bound must be one of {sorted(self._bounds)} or a numba-jitted function "
+                f"{fx.EXPECTED[fx.BOUND_SIG]}; got {b!r}"
+            )
+        if self.bound_label is not None:
+            raise ValueError(
+                f"bound_label names a user's bound function; the built-in bound {b!r} has "
+                "its own name"
+            )
+        return b
+
+    def _checked_criterion(self):
+        """(name, range): the criterion's name and None, or "user" and the range R of the user
+        function's gain (``criterion_range``, required for it)."""
+        crit, R = self.criterion, self.criterion_range
+        if not fx.is_user_function(crit):
+            name = check_choice(crit, "criterion", CRITERIA)
+            if R is not None:
+                raise ValueError(
+                    f"criterion_range is the range of a user criterion's gain; the built-in "
+                    f"criterion {name!r} has its own; got criterion_range={R!r}"
+                )
+            return name, None
+        fx.compile_for(crit, fx.IMPURITY_SIG, "criterion")
+        if (
+            isinstance(R, bool)
+            or not isinstance(R, numbers.Real)
+            or not (R > 0 and math.isfinite(R))
+        ):
+            raise ValueError(
+                f"criterion={fx.display_name(crit)} needs criterion_range=R, the range of its "
+                "gain (a number > 0: the bound's value_range; e.g. 1 for Gini, log2(K) for "
+                f"entropy in bits); got criterion_range={R!r}"
+            )
+        return "user", float(R)
+
+    def _user_functions(self) -> dict:
+        """{role: function} of this learner's user functions."""
+        out = {}
+        for role in ("bound", "criterion"):
+            f = getattr(self, role, None)
+            if fx.is_user_function(f):
+                out[role] = f
+        return out
+
+    def _value_range(self) -> float:
+        """R: the range of the criterion's gain, as the bound gets it."""
+        if self._p.criterion == "user":
+            return self._p.criterion_range
+        return float(merit_range(self._p.n_classes, CRITERIA[self._p.criterion]))
+
+    def _probe_functions(self, p) -> None:
+        """Call the user's bound and criterion from Python on a few typical arguments, so that
+        one that raises, returns NaN or a negative epsilon is reported now, by name, and not from
+        inside the tree's kernel (where the checks stay: :mod:`workbench.core.custom`)."""
+        K = p.n_classes
+        if p.criterion == "user":
+            R = p.criterion_range
+            for counts in (np.ones(K), np.eye(K)[0] * 5.0, np.arange(K, 0, -1.0) * 3.0):
+                c = np.ascontiguousarray(counts)
+                fx.check_value(
+                    self.criterion, "criterion", (c,), fx.call(self.criterion, c), "finite"
+                )
+        else:
+            R = float(merit_range(K, CRITERIA[p.criterion]))
+        if p.bound not in ("user", "user_schedule"):
+            return
+        for n in (1.0, 2.0, 10.0, 200.0, 1e4, 1e6):
+            delta = p.delta if p.delta is not None else 1.0 / n
+            args = (n, delta, R, K)
+            if p.bound == "user_schedule":
+                args = (*args, 2, int(n), p.n_features)
+            fx.check_value(self.bound, "bound", args, fx.call(self.bound, *args), "eps")
+
+    def _bind_functions(self, params) -> None:
+        """The user functions' addresses in the policy vector (they hold in this process only:
+        an unpickled learner binds them again)."""
+        q = self._p
+        if q.bound in ("user", "user_schedule"):
+            sig = fx.SCHEDULE_SIG if q.bound == "user_schedule" else fx.BOUND_SIG
+            params[P_BOUND] = BOUND_USER_SCHEDULE if q.bound == "user_schedule" else BOUND_USER
+            params[P_BOUND_FN] = fx.address(self.bound, sig, "bound")
+        if q.criterion == "user":
+            params[P_CRITERION] = fx.address(self.criterion, fx.IMPURITY_SIG, "criterion")
+            params[P_CRITERION_RANGE] = q.criterion_range
+
+    def _bound_name(self) -> str:
+        """The name explanations and charts give the bound's epsilon."""
+        if self._p.bound in ("user", "user_schedule"):
+            return self.bound_label or getattr(self.bound, "__name__", "user bound")
+        return _BOUND_NAMES[self._p.bound]
+
+    def _kernel_failed(self, exc, extra=None):
+        """An exception from a kernel: when user functions took part, the learner is marked
+        unusable (it learned only part of the rows) and the error names them."""
+        functions = {**self._user_functions(), **(extra or {})}
+        if not functions:
+            raise exc
+        err = fx.kernel_failure(exc, functions)
+        self._failed = str(err)
+        raise err from exc
+
+    # pickled with references to the user functions (module and name), deep-copied sharing
+    # them: the stepper keeps deep copies of models; a numba function copies to itself
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        for role, f in self._user_functions().items():
+            state[role] = fx.reference(f, role)
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        for role in ("bound", "criterion"):
+            if role in state:
+                state[role] = fx.resolve(state[role], role)
+        self.__dict__.update(state)
+        if self._is_set_up() and hasattr(self, "_p") and hasattr(self._p, "criterion"):
+            self._writable()
+            self._bind_functions(self._config.params)
+
+    def __deepcopy__(self, memo):
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = copy.deepcopy(value, memo)
+        return new
 
     def _make_config(self) -> Config:
         q = self._p
@@ -392,11 +540,11 @@ class BaseTree(ClassifierAPI):
         p[P_N_SPLIT_POINTS] = q.n_split_points
         p[P_MIN_BRANCH_FRAC] = q.min_branch_fraction
         p[P_MAX_DEPTH] = np.inf if q.max_depth is None else q.max_depth
-        p[P_CRITERION] = CRITERIA[q.criterion]
+        p[P_CRITERION] = CRITERIA.get(q.criterion, 0)
         p[P_LEAF_PRED] = LEAF_PREDICTORS[q.leaf_prediction]
         p[P_NB_THRESHOLD] = q.nb_threshold
         p[P_SPLIT_RULE] = RULES[self._split_rule]
-        p[P_BOUND] = BOUNDS[q.bound]
+        p[P_BOUND] = BOUNDS.get(q.bound, 0)
         p[P_MARGIN_FACTOR] = self._margin_factor
         p[P_C] = q.c
         p[P_BINARY_NOMINAL] = 1.0 if q.binary_nominal else 0.0
@@ -410,6 +558,7 @@ class BaseTree(ClassifierAPI):
         for m, col in enumerate(q.nominal_features):
             nom_index[col] = m
         nom_card = np.array(list(q.nominal_features.values()), np.int64)
+        self._bind_functions(p)
         return Config(p, nom_index, nom_card, self._cut_table())
 
     def _cut_table(self) -> np.ndarray:
@@ -467,6 +616,7 @@ class BaseTree(ClassifierAPI):
         if len(cnames) != len(classes):
             raise ValueError(f"class_names has {len(cnames)} names for {len(classes)} classes")
         self._p = p
+        self.__dict__.pop("_failed", None)
         self.classes_ = classes
         self.n_classes_ = len(classes)
         self.n_features_in_ = n_features
@@ -640,7 +790,10 @@ class BaseTree(ClassifierAPI):
         row ``start``), growing the arrays whenever a kernel stops for room."""
         self._writable()
         while True:
-            start = kernel(self._state, self._config, *args[:2], start, *args[2:])
+            try:
+                start = kernel(self._state, self._config, *args[:2], start, *args[2:])
+            except Exception as exc:
+                self._kernel_failed(exc)
             if start >= n:
                 return
             self._state = st.grow(self._state, self._state.children.shape[1] + 1, 1)
@@ -786,6 +939,8 @@ class BaseTree(ClassifierAPI):
         return self.predict(self._row(x))[0]
 
     def _require_fitted(self):
+        if "_failed" in self.__dict__:
+            raise fx.UserFunctionError(self._failed)
         if not self._is_set_up():
             from sklearn.exceptions import NotFittedError
 
@@ -999,7 +1154,7 @@ class BaseTree(ClassifierAPI):
         ex.rule = rule[0]
         ex.quantity_label = rule[1]
         f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
-        ex.bound_name = _BOUND_NAMES[self._p.bound]
+        ex.bound_name = self._bound_name()
         ex.threshold_label = (
             f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x {ex.bound_name} epsilon"
         )
@@ -1079,7 +1234,7 @@ class BaseTree(ClassifierAPI):
             f"is still above tau = {ex.tau:g}"
         )
         if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
-            R = merit_range(self.n_classes_, self._config.params[P_CRITERION])
+            R = self._value_range()
             k = R * R * math.log(1 / self._p.delta) / 2
             need = k / self._p.tau**2 if self._p.tau > 0 else math.inf
             if q > 0:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import _functions as fx
 from .base import BaseTree
 
 
@@ -62,7 +63,11 @@ class CTree(BaseTree):
                 f"Only binary classification is supported. CTree is defined for "
                 f"two classes (paper 000); got {n_classes} classes"
             )
-        if self.criterion not in ("entropy", "gini", "kearns_mansour"):
+        if not fx.is_user_function(self.criterion) and self.criterion not in (
+            "entropy",
+            "gini",
+            "kearns_mansour",
+        ):
             raise ValueError(
                 "CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
                 f"(000 Theorems 1-3); got {self.criterion!r}"

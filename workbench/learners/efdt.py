@@ -68,8 +68,11 @@ class EFDT(BaseTree):
 
     def _validated(self, n_features, n_classes, categories=None):
         p = super()._validated(n_features, n_classes, categories)
-        if p.bound != "hoeffding":
-            raise ValueError(f"EFDT uses the Hoeffding bound (004 eq. (1)); got bound={p.bound!r}")
+        if p.bound not in ("hoeffding", "user", "user_schedule"):
+            raise ValueError(
+                "EFDT uses the Hoeffding bound (004 eq. (1)) or a user's own bound function; "
+                f"got bound={p.bound!r}"
+            )
         p.reeval_period = check_positive_int(self.min_samples_reevaluate, "min_samples_reevaluate")
         p.merits = check_choice(self.merits, "merits", MERIT_ESTIMATES)
         p.reeval_clock = check_choice(self.reeval_clock, "reeval_clock", REEVAL_CLOCKS)

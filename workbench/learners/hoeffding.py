@@ -27,7 +27,21 @@ class HoeffdingTree(BaseTree):
     grace_period : instances a leaf sees between split attempts (n_min), default 200.
     delta : the bound holds with probability 1 - delta, default 1e-7.
     tau : tie threshold, default 0.05.
-    criterion : ``"info_gain"`` or ``"gini"``.
+    criterion : ``"info_gain"`` or ``"gini"`` (also ``"entropy"``, ``"kearns_mansour"``,
+        ``"error"``), or a user's numba function of a node's class weights (a float64 array)
+        returning its impurity; the split search scores each candidate as the node's impurity
+        minus the branches' weighted impurities, as for the built-in criteria.
+    criterion_range : the range R of a user criterion's gain (required with one): the
+        ``value_range`` the bound gets (1 for Gini, log2 K for entropy in bits).
+    bound : ``"hoeffding"`` (above) or ``"mcdiarmid"`` (000 eq. 2), or a user's numba function
+        ``(n, delta, value_range, n_classes) -> epsilon``, or of seven arguments
+        ``(n, delta, value_range, n_classes, depth, t, n_features)`` (the leaf's depth, the
+        instances learned, the number of features: 000's schedules).  It is called at every
+        split attempt inside the compiled loop; ``workbench.montecarlo.check_bound`` tests it.
+        With ``delta=None`` it gets ``1/t``.  A learner pickles it by reference (module and
+        name), so it must be importable.
+    bound_label : the name explanations and the stepper give a user bound's epsilon (default:
+        the function's ``__name__``).
     leaf_prediction : ``"mc"``, ``"nb"`` or ``"nba"``.
     nominal_features : columns holding nominal codes, as ``{column: n_values}`` (or a list of
         columns, each then allowed 64 values).
@@ -49,4 +63,17 @@ class HoeffdingTree(BaseTree):
     True
     >>> model.n_leaves > 1
     True
+
+    A bound of one's own (here Hoeffding's, written out: the same tree, bit for bit):
+
+    >>> import math
+    >>> from numba import njit
+    >>> @njit
+    ... def my_hoeffding(n, delta, value_range, n_classes):
+    ...     return value_range * math.sqrt(math.log(1.0 / delta) / (2.0 * n))
+    >>> mine = learners.HoeffdingTree(n_features=3, n_classes=2, bound=my_hoeffding)
+    >>> bool((evaluate.prequential(mine, X, y).predictions == res.predictions).all())
+    True
+    >>> mine.explain_one(X[0]).bound_name
+    'my_hoeffding'
     """

@@ -166,6 +166,11 @@ class UFFT(BaseTree):
     leaf_prediction           "nb"      002: naive Bayes leaves
     ========================  ========  =======================================================
 
+    ``bound`` is 002's Hoeffding bound (``"hoeffding"``) or a user's numba function
+    ``(n, delta, value_range, n_classes) -> epsilon`` (see
+    :class:`~workbench.learners.HoeffdingTree`), shown in explanations under its name or
+    ``bound_label``.
+
     Examples
     --------
     >>> from workbench import learners, streams, evaluate
@@ -178,14 +183,15 @@ class UFFT(BaseTree):
 
     _update = "path"
     _cut_policy = "analytic"
+    _bounds = ("hoeffding",)
     # BaseTree's parameters that UFFT fixes (002: information gain, numeric attributes only)
     criterion = "info_gain"
     n_split_points = 1
     min_branch_fraction = 0.01
     nb_threshold = 0
-    bound = "hoeffding"
     c = 1.0
     binary_nominal = False
+    criterion_range = None
 
     def __init__(
         self,
@@ -209,6 +215,8 @@ class UFFT(BaseTree):
         memory_limit_mb=256.0,
         feature_names=None,
         class_names=None,
+        bound="hoeffding",
+        bound_label=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -229,6 +237,8 @@ class UFFT(BaseTree):
         self.ddm_min_instances = ddm_min_instances
         self.ddm_warning = ddm_warning
         self.ddm_drift = ddm_drift
+        self.bound = bound
+        self.bound_label = bound_label
 
     # ------------------------------------------------------------------ set-up
     def _validated(self, n_features, n_classes, categories=None):
@@ -306,20 +316,23 @@ class UFFT(BaseTree):
         R = self._forest.pairs.shape[0]
         while True:
             path = np.empty(self._state.kind.shape[0] + 1, np.int64)
-            start = fo.run_forest(
-                self._state,
-                self._config,
-                self._forest,
-                X,
-                y,
-                start,
-                learn,
-                pred,
-                proba,
-                leaves,
-                every,
-                path,
-            )
+            try:
+                start = fo.run_forest(
+                    self._state,
+                    self._config,
+                    self._forest,
+                    X,
+                    y,
+                    start,
+                    learn,
+                    pred,
+                    proba,
+                    leaves,
+                    every,
+                    path,
+                )
+            except Exception as exc:
+                self._kernel_failed(exc)
             if start >= n:
                 return
             self._state = st.grow(self._state, 2 * R + 1, 2 * R + 1)
@@ -559,7 +572,7 @@ class UFFT(BaseTree):
         best = f"{self.feature_names_[b1]} <= {cuts[b1]:.4g} (gain {merits[b1]:.4f})"
         text = f"{head}; best cut {best}"
         if b2 >= 0 and np.isfinite(merits[b2]):
-            text += f", margin over the second {q:.4f} vs epsilon {eps:.4f}"
+            text += f", margin over the second {q:.4f} vs {self._bound_name()} epsilon {eps:.4f}"
         if F.nb_on[leaf]:
             text += (
                 f"; scoring its naive Bayes since a tie: gain {g_nb:.4f} over {n_nb:g} "

@@ -13,6 +13,9 @@ Hoeffding (000 eq. 1, 003 eq. 7, 004 eq. 1) -- :mod:`.means`
     ``hoeffding_worst_case``.
 Credible intervals (001 eqs. 3-4, 7) -- :mod:`.credible`
     ``credible_coverage``, ``risk_coverage``, ``coverage_curve``, ``boct_null_split``.
+Any bound, a user's included (``check_bound(my_bound, statistic="mean")``) -- :mod:`.check`
+    ``check_bound`` -> a DataFrame: violation rate, exact binomial test, verdict;
+    ``statistic_values``.
 Sequential rules (000 Thm 5, VFDT / C-Tree split choice, DDM) -- :mod:`.sequential`
     ``leaf_consistency_failure``, ``split_selection``, ``feature_gains``,
     ``ddm_false_alarms``, ``ddm_run``.
@@ -28,6 +31,7 @@ Example
 
 from __future__ import annotations
 
+from .check import STATISTICS, check_bound, statistic_values
 from .credible import (
     CoverageResult,
     NullSplitResult,
@@ -70,6 +74,9 @@ from .sequential import (
 )
 
 __all__ = [
+    "check_bound",
+    "statistic_values",
+    "STATISTICS",
     "BOUND_OF",
     "ESTIMATORS",
     "CRITERIA",

@@ -200,7 +200,20 @@ def _impurity(n00, n01, n10, n11, criterion, unit):
 
 @njit(parallel=True, cache=True)
 def _split_kernel(
-    prior, theta, m_max, n_min, delta, rule, criterion, tau, R, trials, seed, split_at, chosen
+    prior,
+    theta,
+    m_max,
+    n_min,
+    delta,
+    rule,
+    criterion,
+    tau,
+    R,
+    trials,
+    seed,
+    split_at,
+    chosen,
+    eps_table,
 ):
     d = theta.shape[0]
     # entropy in bits for VFDT's information gain, scaled nats H_{1/2} for C-Tree
@@ -233,7 +246,10 @@ def _split_kernel(
                 elif ph < phi2:
                     phi2 = ph
             gap = phi2 - phi1  # = G_best - G_second
-            if rule == 2:
+            if eps_table.size > 0:  # a user's bound, evaluated at every test's m beforehand
+                eps = eps_table[m // n_min - 1]
+                c = 1.0 if rule == 0 else 2.0
+            elif rule == 2:
                 eps = _bounds.ctree_epsilon_nb(float(m), delta, 0.0, m + 1.0, float(d), criterion)
                 c = 2.0
             else:
@@ -342,6 +358,7 @@ def split_selection(
     R=1.0,
     trials=20_000,
     seed=0,
+    bound=None,
 ):
     """Stream examples into one leaf and apply a split rule every ``n_min`` examples.
 
@@ -356,6 +373,10 @@ def split_selection(
     * ``"vfdt_2eps"``: :math:`\\Delta > 2\\varepsilon_{hof}` (000's correction, its footnote 2);
     * ``"ctree"``: :math:`\\Delta \\ge 2\\varepsilon_t` with eq. (7) at the root (``h = 0``,
       ``t = m + 1``), ``criterion`` choosing Theorem 1, 2 or 3 (entropy as :math:`H_{1/2}`).
+
+    ``bound``: a function ``(n, delta, value_range, n_classes) -> epsilon`` (a user's own, as a
+    tree takes it) in place of Hoeffding's in ``"vfdt"`` and ``"vfdt_2eps"``, with
+    ``value_range = R`` and two classes.
 
     The guarantee checked: P(split on a suboptimal feature by ``m_max``) <= delta.
     """
@@ -376,6 +397,23 @@ def split_selection(
     seed = require_seed(seed)
     split_at = np.empty(trials, np.int64)
     chosen = np.empty(trials, np.int64)
+    eps_table = np.empty(0)
+    if bound is not None:
+        from .check import _bound_function
+        from .. import _functions as fx
+
+        if rule == "ctree":
+            raise ValueError("bound= replaces Hoeffding's epsilon of 'vfdt' and 'vfdt_2eps'")
+        fn, _name, n_args = _bound_function(bound)
+        if n_args != 4:
+            raise ValueError("split_selection takes a bound of (n, delta, value_range, n_classes)")
+        ms = np.arange(n_min, m_max + 1, n_min, dtype=np.float64)
+        eps_table = np.array(
+            [
+                fx.check_value(fn, "bound", a, fx.call(fn, *a), "eps")
+                for a in ((m, delta, float(R), 2) for m in ms)
+            ]
+        )
     t0 = time.perf_counter()
     _split_kernel(
         prior,
@@ -391,6 +429,7 @@ def split_selection(
         seed,
         split_at,
         chosen,
+        eps_table,
     )
     secs = time.perf_counter() - t0
     unit = "half_nats" if rule == "ctree" else "bits"

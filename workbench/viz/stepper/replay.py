@@ -126,7 +126,8 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             params = {
                 name: spec
                 for name, spec in DEFAULT_PARAMS.items()
-                if name in known or hasattr(probe, name)
+                # a user's own criterion is the learner's: no control replaces it
+                if (name in known or hasattr(probe, name)) and not callable(known.get(name))
             }
         if not isinstance(params, dict):
             raise ValueError(f"params must be a dict of name -> spec; got {params!r}")
