@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..._numbers import count
 from ._common import (
     COLOR,
     LABEL,
@@ -336,9 +337,9 @@ def fig3_report(claims: dict, df, score: str = "accuracy") -> str:
     g, b = claims["at_generator_size"], claims["ctree_best"]
     lines.append(
         f"- C-Tree nearest the generator's size: c = {g['c']:.3g}, "
-        f"{g['leaves']:.0f} leaves, {score} {g[score]:.4f} "
+        f"{count(g['leaves'], 'leaf', 'leaves')}, {score} {g[score]:.4f} "
         f"[{g['ci'][0]:.4f}, {g['ci'][1]:.4f}]; C-Tree's best: c = {b['c']:.3g}, "
-        f"{b['leaves']:.0f} leaves, {score} {b[score]:.4f} "
+        f"{count(b['leaves'], 'leaf', 'leaves')}, {score} {b[score]:.4f} "
         f"[{b['ci'][0]:.4f}, {b['ci'][1]:.4f}]."
     )
     best = claims["best_per_learner"]
@@ -347,7 +348,7 @@ def fig3_report(claims: dict, df, score: str = "accuracy") -> str:
         + score
         + " per learner: "
         + "; ".join(
-            f"{LABEL[r.learner]} {r[score]:.4f} at {r.leaves:.0f} leaves"
+            f"{LABEL[r.learner]} {r[score]:.4f} at {count(r.leaves, 'leaf', 'leaves')}"
             for _, r in best.iterrows()
         )
         + "."

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..._numbers import count
 from ._common import (
     COLOR,
     LABEL,
@@ -128,7 +129,7 @@ def fig4_report(df) -> str:
     lines = []
     for name, g in best.groupby("dataset", sort=False):
         parts = [
-            f"{LABEL[r.learner]} {r.score:.4f} [{r.lo:.4f}, {r.hi:.4f}] at {r.leaves:.0f} leaves"
+            f"{LABEL[r.learner]} {r.score:.4f} [{r.lo:.4f}, {r.hi:.4f}] at {count(r.leaves, 'leaf', 'leaves')}"
             for _, r in g.iterrows()
         ]
         c = cmp[(cmp.dataset == name) & (cmp.verdict != "n/a")]
