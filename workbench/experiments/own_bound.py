@@ -289,8 +289,12 @@ def paired(runs: pd.DataFrame, a: str, b: str, metric: str = "disagreement with 
 
 def plot_accuracy_vs_size(runs: pd.DataFrame, colors=None, ax=None):
     """Excess error over the Bayes error against leaves, one point per run, the learner's mean
-    with its 95% intervals as a cross."""
+    with its 95% intervals as a cross.  Each learner has its own marker, drawn hollow, so that
+    learners whose runs end alike (e.g. roots that never split) stay visible on top of each
+    other."""
     import matplotlib.pyplot as plt
+
+    markers = "osD^vPX*"
 
     if ax is None:
         _fig, ax = plt.subplots(figsize=(7.5, 4.5))
@@ -307,9 +311,11 @@ def plot_accuracy_vs_size(runs: pd.DataFrame, colors=None, ax=None):
             excess.mean(),
             xerr=[[r.leaves.mean() - xlo], [xhi - r.leaves.mean()]] if np.isfinite(xlo) else None,
             yerr=[[excess.mean() - ylo], [yhi - excess.mean()]] if np.isfinite(ylo) else None,
-            fmt="o",
+            fmt=markers[i % len(markers)],
             color=c,
-            ms=7,
+            mfc="none",
+            mew=1.8,
+            ms=7 + 2 * (i % 3),
             capsize=3,
             label=label,
         )
@@ -346,7 +352,8 @@ def plot_first_split(runs: pd.DataFrame, n: int, colors=None, ax=None):
             )
     ax.set_yticks(range(len(labels)), labels)
     ax.set_xscale("log")
-    ax.set_xlabel("instance at which the root split (log scale)")
+    ax.set_xlim(right=n * 2)  # room for the "never" notes beside the points at n
+    ax.set_xlabel("instance at which the root split (log scale; never: drawn at the end)")
     ax.grid(alpha=0.3, axis="x")
     return ax
 
