@@ -485,6 +485,40 @@ def moa_cli_prequential(arff: Path, learner_cli: str, n: int, jar: Path, tag: st
     }
 
 
+def moa_cli_trace(
+    arff: Path, learner_cli: str, n: int, jar: Path, tag: str, every: int = 10_000
+) -> dict:
+    """MOA's own command line on the ARFF file, instance by instance: the class MOA predicts for
+    every row (``EvaluatePrequential -o``, the argmax of its votes, ties to the lowest class) and,
+    every ``every`` rows, its accuracy so far and the tree's leaves and depth.  Both of those are
+    counted by walking the tree (``findLearningNodes``, ``subtreeDepth``), unlike MOA's "tree size
+    (nodes)", a counter that EFDT never decreases when it replaces a subtree."""
+    dump = TMP / f"moa_trace_{tag}.csv"
+    pred_file = TMP / f"moa_trace_{tag}.pred"
+    TMP.mkdir(parents=True, exist_ok=True)
+    for f in (dump, pred_file):
+        f.unlink(missing_ok=True)
+    task = (
+        f"EvaluatePrequential -l ({learner_cli}) -s (ArffFileStream -f {arff} -c -1) "
+        f"-e BasicClassificationPerformanceEvaluator -i {n} -f {every} -d {dump} -o {pred_file}"
+    )
+    cmd = ["java", "-Xss10M", "-cp", str(jar), "moa.DoTask", task]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    if proc.returncode != 0 or not dump.exists() or not pred_file.exists():
+        raise RuntimeError(f"MOA command failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    pred = np.loadtxt(pred_file, delimiter=",", dtype=np.int64, ndmin=2)[:, 0]
+    with open(dump) as f:
+        rows = list(csv.DictReader(f))
+    return {
+        "command": " ".join(shlex.quote(c) for c in cmd),
+        "pred": pred,
+        "t": np.array([int(float(r["classified instances"])) for r in rows]),
+        "accuracy": np.array([float(r["classifications correct (percent)"]) / 100 for r in rows]),
+        "n_leaves": np.array([int(float(r.get("tree size (leaves)", -1))) for r in rows]),
+        "depth": np.array([int(float(r.get("tree depth", -1))) for r in rows]),
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # benchmarks/README.md: the latest results between markers
 # --------------------------------------------------------------------------------------------
