@@ -240,36 +240,38 @@ def moa_multiway(T, s, m, card, post, pre_imp, frac):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def binary_cannot_win(T, s, m, v, n_values):
+def binary_cannot_win(T, s, m, v, n_values, post, limit):
     """True where ``x == v`` surely gains less than the multiway split on nominal feature m,
     also in floating point, so that computing it would change nothing.  The multiway split
-    gains D / N more, D = w_rest H(rest) - sum_{u != v} w_u H(u) >= 0 (entropies in bits, w the
-    weights, N all of them), zero only where the other codes have the same class proportions.
-    Pinsker's inequality bounds it from below by (2 / ln 2) sum_{u != v} w_u TV(p_u, p_rest)^2
-    (TV: total variation distance of the class proportions); where that exceeds
-    1e-9 N (1 + log2 K), orders of magnitude above the rounding of either merit (a few units
-    of 1e-16 N log2 K), the binary test cannot come out ahead."""
+    gains D / N more, D = w_rest H(rest) - sum_{u != v} w_u H(u) = sum_{u != v} w_u
+    KL(p_u || p_rest) >= 0 (bits; w the weights, N all of them, p the class proportions), zero
+    only where the other codes have the same class proportions.  Pinsker's inequality bounds
+    each term from below by (2 / ln 2) w_u TV(p_u, p_rest)^2, and with S_u = sum_k |n_uk w_rest
+    - n_rest,k w_u| (so TV = S_u / (2 w_u w_rest)) the sum exceeds 1e-9 N (1 + log2 K), orders
+    of magnitude above the rounding of either merit (a few units of 1e-16 N log2 K), once
+    sum_u S_u^2 / w_u exceeds ``limit`` w_rest^2, ``limit`` = 2 ln 2 1e-9 N (1 + log2 K).  The
+    codes are summed in order until it does (usually the first): K products and one division
+    each, against the K + 1 logarithms of scoring ``x == v``.  ``post[u, 0]`` holds code u's
+    weight (:func:`moa_multiway`)."""
     K = T.nom.shape[3]
-    n = 0.0
     w_rest = 0.0
     for k in range(K):
-        n += T.nom_w[s, m, k]
         w_rest += T.nom_w[s, m, k] - T.nom[s, m, v, k]
     if w_rest <= 0.0:
         return False
+    bar = limit * w_rest * w_rest
     acc = 0.0
     for u in range(n_values):
-        if u == v:
+        w_u = post[u, 0]
+        if u == v or w_u <= 0.0:
             continue
-        w_u = code_weight(T, s, m, u)
-        if w_u <= 0.0:
-            continue
-        tv = 0.0
+        d = 0.0
         for k in range(K):
-            tv += abs(T.nom[s, m, u, k] / w_u - (T.nom_w[s, m, k] - T.nom[s, m, v, k]) / w_rest)
-        tv *= 0.5
-        acc += w_u * tv * tv
-    return 2.0 / LN2 * acc > 1e-9 * n * (1.0 + math.log(K) / LN2)
+            d += abs(T.nom[s, m, u, k] * w_rest - (T.nom_w[s, m, k] - T.nom[s, m, v, k]) * w_u)
+        acc += d * d / w_u
+        if acc > bar:
+            return True
+    return False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -303,37 +305,49 @@ def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
     branch (merit -inf), and where only one other code has instances, ``x == v`` is the
     multiway split itself, whose merit it then equals to the bit (so it never replaces it).
     Under information gain the multiway split's per-branch entropies and weights are kept
-    (:func:`moa_multiway`), each ``x == v`` reuses its branch v, in MOA's order of operations,
-    and is computed only where it could win (:func:`binary_cannot_win`)."""
+    (:func:`moa_multiway`), and each ``x == v`` reuses its branch v, in MOA's order of
+    operations (K + 1 logarithms), where it could win (:func:`binary_cannot_win`)."""
     s = T.stats_slot[node]
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
-    best = -np.inf
-    best_v = 0.0 if binary else np.nan
     K = T.class_counts.shape[1]
     n_values = min(values_seen(T, s, m), card)
-    filled = 0  # codes with instances
+    if not binary and crit == CRIT_INFO_GAIN and K >= 2:
+        best = moa_multiway(T, s, m, card, post, pre_imp, frac)  # post[b]: weight, entropy
+        best_v = np.nan
+        filled = 0  # codes with instances
+        for v in range(n_values):
+            if post[v, 0] > 0.0:
+                filled += 1
+        if filled < 3:  # every x == v has an empty branch or is the multiway split
+            return best, best_v
+        n = 0.0
+        for b in range(card):
+            n += post[b, 0]
+        limit = 2.0 * LN2 * 1e-9 * n * (1.0 + math.log(K) / LN2)
+        for v in range(n_values):
+            if post[v, 0] > 0.0:
+                if best > -np.inf and binary_cannot_win(T, s, m, v, n_values, post, limit):
+                    continue
+                g = moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac)
+                if g > best:
+                    best = g
+                    best_v = v
+        return best, best_v
+    best = -np.inf
+    best_v = 0.0 if binary else np.nan
+    filled = 0
     for v in range(n_values):
         if code_weight(T, s, m, v) > 0.0:
             filled += 1
-    cached = not binary and crit == CRIT_INFO_GAIN and K >= 2
     if not binary:
-        if cached:
-            best = moa_multiway(T, s, m, card, post, pre_imp, frac)
-        else:
-            nominal_post(T, s, m, card, post)
-            best = split_merit(pre_total, pre_imp, post, card, crit, frac)
+        nominal_post(T, s, m, card, post)
+        best = split_merit(pre_total, pre_imp, post, card, crit, frac)
     for v in range(n_values):
-        w_v = code_weight(T, s, m, v)
-        if w_v <= 0.0 or (not binary and filled - 1 < 2):
+        if code_weight(T, s, m, v) <= 0.0 or (not binary and filled < 3):
             continue  # an empty branch; or x == v is the multiway split
-        if cached:  # post[v] holds branch v's weight and entropy (moa_multiway)
-            if best > -np.inf and binary_cannot_win(T, s, m, v, n_values):
-                continue
-            g = moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac)
-        else:
-            nominal_binary_post(T, s, m, v, post)
-            g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
+        nominal_binary_post(T, s, m, v, post)
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
         if g > best:
             best = g
             best_v = v
@@ -482,8 +496,9 @@ def last_best(merits):
 def record_merits(T, C, node, merits, cuts, at_leaf):
     """``MERITS_MOA``: one more split attempt at ``node``.  Each feature with a candidate
     (:func:`has_candidate`) adds its best merit to the node's sum, and the null split its merit
-    (:data:`NULL_MERIT`) to the last column (a leaf under ``NULL_SUM_CLAMPED`` keeps ``max(0, sum + merit)``, as MOA's EFDT
-    does; re-evaluation and ``NULL_SUM_RAW`` add it as it is).  The attempt count grows by one,
+    (:data:`NULL_MERIT`) to the last column (a leaf under ``NULL_SUM_CLAMPED`` keeps
+    ``max(0, sum + merit)``, as MOA's EFDT does; re-evaluation and ``NULL_SUM_RAW`` add it as it
+    is).  The attempt count grows by one,
     or by the number of candidates, the null split included (``ATTEMPTS_PER_CANDIDATE``, 004's
     VFDT).  A merit of -inf (no split sends enough weight down two branches; the null split
     under the minimum branch fraction) stays in the sum for good, as in MOA."""
