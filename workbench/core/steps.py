@@ -162,6 +162,40 @@ EXP_EDGE_Z2 = 1400.0
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k):
+    """(out, edge) of class k's naive-Bayes score for row i at statistics slot s, for a row
+    whose squared z-scores sum beyond ``EXP_EDGE_Z2`` (:func:`leaf_predict` calls it then only:
+    every single one is below that sum).  MOA's factor exp(-z^2 / 2) is 0.0 in double precision
+    beyond z^2 = ``EXP_ZERO_Z2`` (the class is then out) and subnormal from about 1416
+    (``edge``: MOA's products must decide, :func:`moa_nb_resolve`).  The features are taken
+    in order, with :func:`gauss_term`'s sums, up to the first that puts the class out."""
+    quad = 0.0
+    piv = 1.0
+    lpiv = 0.0
+    n_gauss = 0
+    edge = False
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        if math.isnan(xj):
+            continue
+        m = nom_index[j]
+        if m >= 0:
+            if nom_w[s, m, k] <= 0.0:
+                return False, edge
+            continue
+        q0 = quad
+        quad, piv, lpiv, n_gauss, dead = gauss_term(
+            g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv, n_gauss, True)
+        if dead:
+            return False, edge
+        if quad - q0 > EXP_ZERO_Z2:
+            return True, edge
+        if quad - q0 > EXP_EDGE_Z2:
+            edge = True
+    return False, edge
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf):
     """Naive Bayes at ``leaf`` for row i as MOA computes it (:func:`moa_nb_vote` for every
     class), for a row where :func:`leaf_predict` found two classes within rounding of each
@@ -273,16 +307,14 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                                 lpn += math.log(pn)
                                 pn = 1.0
                     else:
-                        q0 = quad
                         quad, piv, lpiv, n_gauss, dead = gauss_term(
                             g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
                             n_gauss, True)
-                        # MOA's factor exp(-z^2 / 2) is 0.0 in double precision beyond
-                        # z^2 = 1490 (the class is then out), subnormal from about 1416
-                        if quad - q0 > EXP_ZERO_Z2:
-                            dead = True
-                        elif quad - q0 > EXP_EDGE_Z2:
-                            edge = True
+                if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
+                    out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X,
+                                                   i, k)
+                    dead = dead or out_k
+                    edge = edge or edge_k
                 if not dead:
                     # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
                     # factors kept in [1e-50, 1e50]
