@@ -219,6 +219,7 @@ def moa_multiway(T, s, m, card, post, pre_imp, frac):
     entropy in ``post[b, 0]`` and ``post[b, 1]`` for :func:`moa_binary_from_multiway`."""
     counts = T.nom[s, m]
     total = 0.0
+    weighted = 0.0  # sum of weight x entropy, in branch order
     for b in range(card):
         w = 0.0
         for k in range(counts.shape[1]):
@@ -226,17 +227,13 @@ def moa_multiway(T, s, m, card, post, pre_imp, frac):
         post[b, 0] = w
         post[b, 1] = moa_entropy_row(counts, b)
         total += w
+        weighted += w * post[b, 1]
     if total <= 0.0:
         return -np.inf
-    big = 0
-    weighted = 0.0
+    big = 0  # branches above the minimum fraction of the weight
     for b in range(card):
-        if post[b, 0] / total > frac:
-            big += 1
-        weighted += post[b, 0] * post[b, 1]
-    if big < 2:
-        return -np.inf
-    return pre_imp - weighted / total
+        big += post[b, 0] / total > frac
+    return pre_imp - weighted / total if big >= 2 else -np.inf
 
 
 @njit(cache=True, no_cpython_wrapper=True)

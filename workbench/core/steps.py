@@ -122,22 +122,10 @@ def moa_nb_vote(class_counts, g_w, g_mean, g_m2, nom, nom_w, nom_nv, nom_index, 
     as MOA's ``GaussianEstimator`` writes it."""
     v = class_counts[leaf, k] / total
     if s >= 0:
-        for j in range(X.shape[1]):
+        for j in range(X.shape[1]):   # in attribute order; a missing value is skipped
             xj = X[i, j]
-            if math.isnan(xj):
-                continue
             m = nom_index[j]
-            if m >= 0:
-                nk = nom_w[s, m, k]
-                if nk <= 0.0:
-                    v *= 0.0
-                else:
-                    c = 0.0
-                    iv = int(xj)
-                    if 0 <= iv < nom_card[m] and iv == xj:
-                        c = nom[s, m, iv, k]
-                    v *= (c + 1.0) / (nk + nom_nv[s, m, k])
-            else:
+            if m < 0 and xj == xj:   # numeric (xj == xj: not missing)
                 w = g_w[s, j, k]
                 if w <= 0.0:
                     v *= 0.0
@@ -148,6 +136,16 @@ def moa_nb_vote(class_counts, g_w, g_mean, g_m2, nom, nom_w, nom_nv, nom_index, 
                         v *= (1.0 / (SQRT_2PI * sd)) * math.exp(-(diff * diff / (2.0 * sd * sd)))
                     else:
                         v *= 1.0 if diff == 0.0 else 0.0
+            elif m >= 0 and xj == xj:
+                nk = nom_w[s, m, k]
+                if nk <= 0.0:
+                    v *= 0.0
+                else:
+                    c = 0.0
+                    iv = int(xj)
+                    if 0 <= iv < nom_card[m] and iv == xj:
+                        c = nom[s, m, iv, k]
+                    v *= (c + 1.0) / (nk + nom_nv[s, m, k])
     release(class_counts.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
             nom_card.shape[0] + X.shape[0])
@@ -175,13 +173,11 @@ def gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k):
     n_gauss = 0
     edge = False
     for j in range(X.shape[1]):
-        xj = X[i, j]
-        if math.isnan(xj):
-            continue
         m = nom_index[j]
-        if m >= 0:
-            if nom_w[s, m, k] <= 0.0:
-                return False, edge
+        xj = X[i, j]
+        if m >= 0 and xj == xj and nom_w[s, m, k] <= 0.0:   # (xj == xj: not missing)
+            return False, edge   # no count of the class for this feature: it is out
+        if m >= 0 or math.isnan(xj):
             continue
         q0 = quad
         quad, piv, lpiv, n_gauss, dead = gauss_term(
