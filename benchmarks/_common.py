@@ -485,6 +485,135 @@ def moa_cli_prequential(arff: Path, learner_cli: str, n: int, jar: Path, tag: st
     }
 
 
+def moa_cli_trace(
+    arff: Path, learner_cli: str, n: int, jar: Path, tag: str, every: int = 10_000
+) -> dict:
+    """MOA's own command line on the ARFF file, instance by instance: the class MOA predicts for
+    every row (``EvaluatePrequential -o``, the argmax of its votes, ties to the lowest class) and,
+    every ``every`` rows, its accuracy so far and the tree's leaves and depth.  Both of those are
+    counted by walking the tree (``findLearningNodes``, ``subtreeDepth``), unlike MOA's "tree size
+    (nodes)", a counter that EFDT never decreases when it replaces a subtree."""
+    dump = TMP / f"moa_trace_{tag}.csv"
+    pred_file = TMP / f"moa_trace_{tag}.pred"
+    TMP.mkdir(parents=True, exist_ok=True)
+    for f in (dump, pred_file):
+        f.unlink(missing_ok=True)
+    task = (
+        f"EvaluatePrequential -l ({learner_cli}) -s (ArffFileStream -f {arff} -c -1) "
+        f"-e BasicClassificationPerformanceEvaluator -i {n} -f {every} -d {dump} -o {pred_file}"
+    )
+    cmd = ["java", "-Xss10M", "-cp", str(jar), "moa.DoTask", task]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    if proc.returncode != 0 or not dump.exists() or not pred_file.exists():
+        raise RuntimeError(f"MOA command failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    pred = np.loadtxt(pred_file, delimiter=",", dtype=np.int64, ndmin=2)[:, 0]
+    with open(dump) as f:
+        rows = list(csv.DictReader(f))
+    return {
+        "command": " ".join(shlex.quote(c) for c in cmd),
+        "pred": pred,
+        "t": np.array([int(float(r["classified instances"])) for r in rows]),
+        "accuracy": np.array([float(r["classifications correct (percent)"]) / 100 for r in rows]),
+        "n_leaves": np.array([int(float(r.get("tree size (leaves)", -1))) for r in rows]),
+        "depth": np.array([int(float(r.get("tree depth", -1))) for r in rows]),
+    }
+
+
+def moa_generated_stream(generator: str, n: int, seed: int):
+    """``n`` instances of one of MOA's own generators (``generators.HyperplaneGenerator``,
+    ``generators.AgrawalGenerator``, ...; instance seed ``-i seed``), written by MOA's
+    ``WriteStreamToARFFFile`` and read back with ``workbench.streams.read_arff``: the nominal
+    attributes are declared as MOA declares them (Agrawal's elevel, car and zipcode).  Cached
+    under results/tmp."""
+    from workbench import streams
+
+    TMP.mkdir(parents=True, exist_ok=True)
+    path = TMP / f"gen_{generator.rsplit('.', 1)[-1]}_n{n}_seed{seed}.arff"
+    if not path.exists():
+        task = f"WriteStreamToARFFFile -s ({generator} -i {seed}) -f {path} -m {n}"
+        cmd = ["java", "-cp", str(moa_jar()), "moa.DoTask", task]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0 or not path.exists():
+            path.unlink(missing_ok=True)
+            raise RuntimeError(f"MOA could not write {generator}: {proc.stderr[-2000:]}")
+    return streams.read_arff(path, return_info=True)
+
+
+def parity_trace(make_model, X, y, arff: Path, learner_cli: str, tag: str, every: int = 10_000):
+    """Ours and MOA's own command line on the same rows, instance by instance: the rows whose
+    predicted class differs, both accuracies (MOA's from its predictions), and the leaves of
+    both trees at every ``every`` rows (ours counted after learning each block of ``every``
+    rows, MOA's walked by ``moa_cli_trace``).  ``make_model()`` gives a fresh learner."""
+    from workbench import evaluate
+
+    moa = moa_cli_trace(arff, learner_cli, len(y), moa_jar(), tag, every)
+    model = make_model()
+    pred, leaves = [], []
+    for a in range(0, len(y), every):
+        res = evaluate.prequential(model, X[a : a + every], y[a : a + every])
+        pred.append(res.predictions)
+        if a + every <= len(y):
+            leaves.append(int(model.n_leaves))
+    pred = np.concatenate(pred)
+    m = min(len(leaves), len(moa["n_leaves"]))
+    same = [int(a == b) for a, b in zip(leaves[:m], moa["n_leaves"][:m].tolist())]
+    return {
+        "command": moa["command"],
+        "moa_accuracy": float(np.mean(moa["pred"] == y)),
+        "ours_accuracy": float(np.mean(pred == y)),
+        "rows_differ": int(np.sum(pred != moa["pred"])),
+        "first_differ": int(np.argmax(pred != moa["pred"])) if np.any(pred != moa["pred"]) else -1,
+        "checkpoints": [every * (i + 1) for i in range(m)],
+        "leaves_ours": leaves[:m],
+        "leaves_moa": moa["n_leaves"][:m].tolist(),
+        "sizes_equal": int(sum(same)),
+        "n_checkpoints": m,
+    }
+
+
+def parity_row(label: str, p: dict | None) -> list[str]:
+    """One row of the parity table from :func:`parity_trace`'s result."""
+    if not isinstance(p, dict) or "error" in p:
+        why = p.get("error", "not run") if isinstance(p, dict) else "not run"
+        return [label, "—", "—", "—", "—", f"error: {why}"[:80]]
+    dpp = 100 * (p["ours_accuracy"] - p["moa_accuracy"])
+    return [
+        label,
+        f"{100 * p['ours_accuracy']:.3f}%",
+        f"{100 * p['moa_accuracy']:.3f}%",
+        f"{dpp:+.3f}",
+        f"{p['rows_differ']:,}" + (f" (first {p['first_differ']:,})" if p["rows_differ"] else ""),
+        f"{p['sizes_equal']} of {p['n_checkpoints']}"
+        + (
+            ""
+            if p["sizes_equal"] == p["n_checkpoints"]
+            else f" (ours {p['leaves_ours'][-1]}, MOA {p['leaves_moa'][-1]} at the last)"
+        ),
+    ]
+
+
+PARITY_HEADERS = [
+    "stream, seed",
+    "acc ours",
+    "acc MOA (its own command line)",
+    "ours − MOA (pp)",
+    "rows predicted differently",
+    "leaves equal at the 10k checkpoints",
+]
+
+
+def parity_checks(label: str, p: dict | None, everywhere: float, identical: float) -> list:
+    """(what, ok) targets: accuracy within ``identical`` pp of MOA where the trees are the same
+    size at every checkpoint, within ``everywhere`` pp on every stream."""
+    if not isinstance(p, dict) or "error" in p:
+        return [(f"{label}: accuracy vs MOA (not measured)", None)]
+    dpp = abs(100 * (p["ours_accuracy"] - p["moa_accuracy"]))
+    same = p["sizes_equal"] == p["n_checkpoints"]
+    limit = identical if same else everywhere
+    kind = "trees the same size throughout" if same else "trees differ"
+    return [(f"{label}: |acc − MOA| {dpp:.3f} pp <= {limit:g} ({kind})", dpp <= limit)]
+
+
 # --------------------------------------------------------------------------------------------
 # benchmarks/README.md: the latest results between markers
 # --------------------------------------------------------------------------------------------

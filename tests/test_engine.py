@@ -93,14 +93,21 @@ def test_rule_quantities_by_hand():
     # a finite null suggestion (a criterion without the minimum-branch rule) is a rival too
     assert rules.rule_quantity(RULE_BEST_VS_SECOND, 0.5, -0.1, 0.0, np.nan, eps, 1.0)[0] == 0.5
     assert rules.rule_quantity(
-        RULE_BEST_VS_NULL, 0.5, 0.49, -np.inf, np.nan, eps, 2.0
+        RULE_BEST_VS_NULL, 0.5, 0.49, 0.0, np.nan, eps, 2.0
     ) == pytest.approx((0.5, eps))  # G(null) = 0; no margin factor
+    # MOA's merit sums: the null split's mean is what the best is compared with
+    assert rules.rule_quantity(
+        RULE_BEST_VS_NULL, 0.5, 0.49, 0.125, np.nan, eps, 2.0
+    ) == pytest.approx((0.375, eps))
     assert rules.rule_quantity(
         RULE_BEST_VS_CURRENT, 0.5, 0.0, -np.inf, 0.45, eps, 1.0
     ) == pytest.approx((0.05, eps))
     assert rules.decide(0.3, 0.25, 0.125, 0.05) == rules.BY_MARGIN
     assert rules.decide(0.3, 0.3, 0.04, 0.05) == rules.BY_TIE
     assert rules.decide(0.3, 0.3, 0.125, 0.05) == rules.KEEP
+    # a leaf's tie needs no quantity at all (MOA: epsilon < tau splits whatever the means are)
+    assert rules.decide(-np.inf, 0.04, 0.04, 0.05) == rules.BY_TIE
+    assert rules.decide(np.nan, 0.04, 0.04, 0.05) == rules.BY_TIE
     # best vs current (MOA's EFDT re-evaluation): a tie also needs the gap above tau / 2
     floor = rules.tie_floor(RULE_BEST_VS_CURRENT, 0.05)
     assert floor == 0.025

@@ -8,7 +8,14 @@ formulas run as ``split_merit`` and ``impurity_row``.
 
 * information gain (Quinlan): H(pre) - sum_b (n_b / n) H(post_b), with H in bits; range
   log2(K).  As in MOA, a split that leaves fewer than two branches holding more than ``min_frac``
-  of the weight has merit -inf, so it is never chosen.
+  of the weight has merit -inf, so it is never chosen.  The entropy is computed as MOA's
+  ``InfoGainSplitCriterion`` computes it, (S log2 S - sum_k n_k log2 n_k) / S with
+  log2 x = ln x / ln 2, and the branch shares and weights too, so that merits from the same
+  counts are MOA's to the last bit: a leaf's choice between candidates whose merits are equal in
+  exact arithmetic (a multiway split and a binary one that groups values with the same class
+  proportions) then falls where MOA's falls.  ``fast=True`` (the Gaussian observer's candidate
+  cut points, whose estimated weights never tie exactly) computes log2(S) - sum_k n_k log2 n_k
+  / S instead: the same merit to rounding, in a third of the time of MOA's divisions.
 * Gini gain (Breiman et al.): G(pre) - sum_b (n_b / n) G(post_b), G(p) = 1 - sum_k p_k^2; range 1.
 * paper 000's criteria for two classes (Sec. III): the scaled entropy H_1/2 (half the entropy in
   nats), the Gini index J = 2p(1-p) (the Gini above), the Kearns-Mansour index
@@ -34,10 +41,11 @@ from .params import CRIT_ENTROPY_HALF, CRIT_ERROR, CRIT_GINI, CRIT_INFO_GAIN, CR
 
 
 @njit(cache=True)
-def impurity_row(a, r, criterion):
+def impurity_row(a, r, criterion, fast=False):
     """Impurity of the unnormalised class distribution ``a[r]`` under ``criterion`` (a
     ``CRIT_*`` code, or the address of a user's impurity function); 0 if empty.  The two-class
-    Kearns-Mansour index reads ``a[r, :2]``."""
+    Kearns-Mansour index reads ``a[r, :2]``.  Information gain: MOA's order of operations
+    (:func:`moa_entropy_row`) unless ``fast``."""
     total = 0.0
     for k in range(a.shape[1]):
         total += a[r, k]
@@ -59,6 +67,8 @@ def impurity_row(a, r, criterion):
             if a[r, k] > top:
                 top = a[r, k]
         return 1.0 - top / total
+    if criterion == CRIT_INFO_GAIN and not fast:
+        return moa_entropy_row(a, r)
     s_log2 = 0.0
     for k in range(a.shape[1]):
         c = a[r, k]
@@ -68,6 +78,9 @@ def impurity_row(a, r, criterion):
     if criterion == CRIT_ENTROPY_HALF:
         return 0.5 * math.log(2.0) * h
     return h
+
+
+LN2 = math.log(2.0)
 
 
 @njit(cache=True)
@@ -82,17 +95,37 @@ def user_impurity(address, a, r):
 
 
 @njit(cache=True)
-def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac):
+def moa_entropy_row(a, r):
+    """Entropy in bits of ``a[r]``, in the order of operations of MOA's
+    ``InfoGainSplitCriterion.computeEntropy``: (-sum_k n_k log2 n_k + S log2 S) / S over the
+    positive counts, log2 x = ln x / ln 2; 0 if empty."""
+    h = 0.0
+    total = 0.0
+    for k in range(a.shape[1]):
+        c = a[r, k]
+        if c > 0.0:
+            h -= c * (math.log(c) / LN2)
+            total += c
+    if total > 0.0:
+        return (h + total * (math.log(total) / LN2)) / total
+    return 0.0
+
+
+@njit(cache=True)
+def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac, fast=False):
     """Gain of splitting a leaf (total weight ``pre_total``, impurity ``pre_impurity``) into the
     first ``n_branches`` rows of ``post``.  The leaf's part is computed once per split attempt,
     not once per candidate; as in MOA, fewer than two branches holding more than ``min_frac`` of
-    the weight give -inf."""
+    the weight give -inf.  ``fast``: see :func:`impurity_row`."""
     if pre_total <= 0.0:
         return -np.inf
+    # as MOA: each branch's weight, their total, and the share w_b / total against min_frac
     post_total = 0.0
     for b in range(n_branches):
+        wb = 0.0
         for k in range(post.shape[1]):
-            post_total += post[b, k]
+            wb += post[b, k]
+        post_total += wb
     if post_total <= 0.0:
         return -np.inf
     big = 0
@@ -101,10 +134,10 @@ def split_merit(pre_total, pre_impurity, post, n_branches, criterion, min_frac):
         wb = 0.0
         for k in range(post.shape[1]):
             wb += post[b, k]
-        if wb > min_frac * post_total:
+        if (wb > min_frac * post_total) if fast else (wb / post_total > min_frac):
             big += 1
         if wb > 0.0:
-            weighted += wb * impurity_row(post, b, criterion)
+            weighted += wb * impurity_row(post, b, criterion, fast)
     if big < 2:
         return -np.inf
     return pre_impurity - weighted / post_total

@@ -9,36 +9,23 @@ impurity is computed in :func:`workbench.core.criteria.user_impurity`.
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from .._functions import bound_at, schedule_at
-from ..bounds import hoeffding_nb
-from .criteria import merit_range
 from .params import (
     BOUND_USER,
     BOUND_USER_SCHEDULE,
-    CRIT_LAST,
     P_BOUND,
     P_BOUND_FN,
-    P_CRITERION,
-    P_CRITERION_RANGE,
     P_DELTA,
 )
 from .state import M_T
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def value_range(C, n_classes):
-    """R, the range of the criterion's gain: a user criterion's own (``criterion_range``), else
-    the built-in criterion's (:func:`workbench.core.criteria.merit_range`)."""
-    crit = int(C.params[P_CRITERION])
-    if crit > CRIT_LAST:
-        return C.params[P_CRITERION_RANGE]
-    return merit_range(n_classes, crit)
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def user_epsilon(T, C, node, n):
+def user_epsilon(T, C, node, n, R):
     """Epsilon at a leaf of weight n when the bound or the criterion is a user's.
 
     A user bound gets ``(n, delta, R, K)`` (``BOUND_USER``) or ``(n, delta, R, K, depth, t, d)``
@@ -47,10 +34,11 @@ def user_epsilon(T, C, node, n):
     the leaf's depth (root 0), the instances the tree has learned (at least 1) and the number
     of features.  A value that is NaN or negative stops the kernel with an error (the learner
     names the function).  Under the built-in Hoeffding bound with a user criterion, this is
-    Hoeffding's epsilon with the range the user gave (the other built-in bounds do not read R)."""
+    Hoeffding's epsilon with the range the user gave (the other built-in bounds do not read R),
+    computed in MOA's order of operations as the built-in Hoeffding bound is.  ``R``: the range
+    of the criterion's gain at this node (:func:`workbench.core.split.split_epsilon` gives it)."""
     bound = int(C.params[P_BOUND])
     n_classes = T.class_counts.shape[1]
-    R = value_range(C, n_classes)
     delta = C.params[P_DELTA]
     t = max(T.meta[M_T], 1)
     if delta <= 0.0:
@@ -62,7 +50,7 @@ def user_epsilon(T, C, node, n):
             n, delta, R, n_classes, T.depth[node], t, C.nom_index.shape[0]
         )
     else:  # Hoeffding's, with a user criterion's R (the other bounds do not read R)
-        return hoeffding_nb(n, delta, R)
+        return math.sqrt(((R * R) * math.log(1.0 / delta)) / (2.0 * n))
     if not eps >= 0.0:
         raise ValueError("workbench: a user bound returned NaN or a negative epsilon")
     return eps

@@ -14,14 +14,15 @@ import numpy as np
 from numba import njit
 
 from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
-from .params import (LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_LEAF_PRED, P_NB_THRESHOLD,
-                     P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
+from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
+                     P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (attempt_split, count_margin_below, detect_drift, due_for_split, frugal_label,
-                    frugal_limits, leaf_predict, learn_along_path, observe, prune_and_refill,
+                    frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
+                    prune_and_refill,
                     query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
                     score_predictors)
 
@@ -49,7 +50,7 @@ def init_root(T):
 
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
-               rng, ddm, counters, queried, path, tree):
+               rng, ddm, counters, queried, path, tree, counts):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -73,6 +74,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             code), or an int64 buffer of at least the node capacity: every node on the path
             learns, and inner nodes are re-evaluated (HATT, ``P_UPDATE = UPDATE_PATH``)
     tree    which tree of the state (``T.roots[tree]``) the rows go to
+    counts  None: a leaf's grace period counts its weight (MOA's Hoeffding tree; numba
+            compiles this variant without a count), or ``T.n_learned``: it counts the
+            instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -103,6 +107,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     g_max = T.g_max
     nom = T.nom
     nom_w = T.nom_w
+    nom_nv = T.nom_nv
     nom_index = C.nom_index
     nom_card = C.nom_card
     n_cap = kind.shape[0]
@@ -171,10 +176,13 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             # learning routes an unseen nominal code to its own, still empty branch, whose
             # predictors are the ones scored
             for rep in range(2):
-                p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf = leaf_predict(
+                p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
-                    nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
+                    nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
                     need_probs and rep == 0, out, buf)
+                if near:   # naive Bayes within rounding of a tie: as MOA computes it
+                    p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
+                                                    need_probs and rep == 0, out, buf)
                 if rep == 0:   # the predicting leaf
                     p = p_rep
                     if rng is None:   # 003's Frugal on count leaves: the margin test
@@ -228,16 +236,16 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 _leaf, length = route(kind, feature, threshold, children, n_children,
                                       class_counts, root, X, i, True, path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
-                                 g_w, g_mean, g_m2, g_min, g_max, X, i, c)
+                                 nom_nv, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
             score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
             due = False
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, stats_slot[leaf],
-                        X, i, c)
-                due = due_for_split(class_counts, last_eval, leaf, grace)
+                observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max,
+                        stats_slot[leaf], X, i, c)
+                due = due_for_split(class_counts, last_eval, counts, leaf, grace)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:
                 first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
@@ -275,6 +283,12 @@ def _path(T, C):
     return None
 
 
+def _counts(T, C):
+    """The instance counts of a grace period that counts instances (``GRACE_COUNT``), or None:
+    numba then compiles the variant that compares weights."""
+    return T.n_learned if C.params[P_GRACE_CLOCK] == GRACE_COUNT else None
+
+
 def strategy_rng(C, strategy):
     """The ``rng`` argument of :func:`run_stream` for ``strategy``: None for 003's Frugal rule
     where the leaves' probabilities are count fractions (Laplace, MC), which compiles the
@@ -290,7 +304,7 @@ def strategy_rng(C, strategy):
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
     return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree)
+                      _path(T, C), tree, _counts(T, C))
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -301,17 +315,17 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree)
+                      _path(T, C), tree, _counts(T, C))
 
 
 def predict(T, C, X, pred, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree)
+               tree, None)
 
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree)
+               tree, None)
 
 
 @njit(cache=True)

@@ -286,6 +286,7 @@ def refill_leaf(T, C, F, node, other, root, r, since):
             C.nom_index,
             T.nom,
             T.nom_w,
+            T.nom_nv,
             T.g_w,
             T.g_mean,
             T.g_m2,
@@ -442,6 +443,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     g_max = T.g_max
     nom = T.nom
     nom_w = T.nom_w
+    nom_nv = T.nom_nv
     roots = T.roots
     nom_index = C.nom_index
     ddm = F.ddm
@@ -619,6 +621,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     nom_index,
                     nom,
                     nom_w,
+                    nom_nv,
                     g_w,
                     g_mean,
                     g_m2,
@@ -629,7 +632,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     i,
                     lc,
                 )
-                if due_for_split(class_counts, last_eval, leaf, grace):
+                if due_for_split(class_counts, last_eval, None, leaf, grace):
                     forest_attempt(T, C, F, leaf, root, r, merits, cuts, post)
         if want_leaves:
             countdown -= 1

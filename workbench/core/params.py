@@ -37,9 +37,14 @@ P_CUTS = 17  # CUTS_* code: where numeric features may be cut
 P_REEVAL_RULE = 18  # RULE_* code of an inner node's re-evaluation (UPDATE_PATH learners)
 P_REEVAL_CLOCK = 19  # REEVAL_CLOCK_* code: what counts the P_REEVAL period of re-evaluations
 P_MERITS = 20  # MERITS_* code: which estimate of a split's merit the rules compare
-P_BOUND_FN = 21  # BOUND_USER*: the address of the user's bound (workbench._functions)
-P_CRITERION_RANGE = 22  # a user criterion's range R, given with it (for the bound)
-N_PARAMS = 23
+P_GRACE_CLOCK = 21  # GRACE_* code: what the grace period counts
+P_RANGE = 22  # RANGE_* code: the range R of the information gain in the Hoeffding bound
+P_NULL_SUM = 23  # NULL_SUM_* code: MERITS_MOA, how a leaf adds the null split's merit to its sum
+P_ATTEMPTS = 24  # ATTEMPTS_* code: MERITS_MOA, what one split attempt adds to the count
+P_USED_NOMINAL = 25  # 1: a leaf never splits on a nominal attribute tested above it (MOA's EFDT)
+P_BOUND_FN = 26  # BOUND_USER*: the address of the user's bound (workbench._functions)
+P_CRITERION_RANGE = 27  # a user criterion's range R, given with it (for the bound)
+N_PARAMS = 28
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
@@ -97,6 +102,34 @@ MERITS_CURRENT = 0  # the merit computed from the node's statistics now
 MERITS_MOA = 1  # MOA's EFDT: per node, the sum of each attribute's merits over its split
 # attempts divided by the attempts since the node last changed (see workbench.core.split)
 MERIT_ESTIMATES = {"current": MERITS_CURRENT, "moa": MERITS_MOA}
+
+# what the grace period counts (P_GRACE_CLOCK)
+GRACE_WEIGHT = 0  # MOA's HoeffdingTree: the leaf's weight grew by P_GRACE since its last attempt
+GRACE_COUNT = 1  # MOA's EFDT and 004's code (nodeTime): the instances the leaf has learned since
+# it was made reach a multiple of P_GRACE (an integer count, so rounding in the weights the leaf
+# inherited from its parent's split cannot move an attempt)
+GRACE_CLOCKS = {"weight": GRACE_WEIGHT, "count": GRACE_COUNT}
+
+# the range R = log2(L) of the information gain in the Hoeffding bound (P_RANGE); other criteria
+# have a fixed range (criteria.merit_range)
+RANGE_CLASSES = 0  # L = K, the number of classes (004 eq. (1) as printed)
+RANGE_MOA = 1  # MOA: L = length of the node's class-count vector (its highest class index
+# seen, plus one, at least 2): at a leaf now, at an inner node when it got its test
+RANGE_CREATED = 2  # 004's code: the length when the node was made, at leaves too
+RANGES = {"classes": RANGE_CLASSES, "moa": RANGE_MOA, "created": RANGE_CREATED}
+
+# MERITS_MOA: how a leaf's attempt adds the null split's merit to the node's sum (P_NULL_SUM);
+# re-evaluation always adds it as it is
+NULL_SUM_CLAMPED = 0  # MOA's EFDT: max(0, sum + merit), so the null's mean at a leaf is 0
+NULL_SUM_RAW = 1  # 004's code: sum + merit; under information gain the null split's merit is
+# -inf (one branch), so its mean is -inf and any best merit of at least 1e-10 splits
+NULL_SUMS = {"clamped": NULL_SUM_CLAMPED, "raw": NULL_SUM_RAW}
+
+# MERITS_MOA: what one split attempt adds to a node's attempt count (P_ATTEMPTS)
+ATTEMPTS_ONE = 0  # one (MOA's EFDT)
+ATTEMPTS_PER_CANDIDATE = 1  # one per candidate, the null split included (004's VFDT): its means
+# are the sums divided by about (d + 1) times the attempts
+ATTEMPT_COUNTS = {"one": ATTEMPTS_ONE, "per_candidate": ATTEMPTS_PER_CANDIDATE}
 
 CUTS_GAUSSIAN = 0  # MOA's n_split_points equal steps strictly inside (min, max)
 CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)

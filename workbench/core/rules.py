@@ -10,8 +10,10 @@ rules differ only in what the quantity is:
     the criterion itself.  Every criterion here refuses a split with fewer than two branches
     above the minimum branch fraction, so its merit is -inf and the single candidate wins at its
     first test, as in MOA under information gain.
-``RULE_BEST_VS_NULL``    ``G(best) - G(null)`` against ``eps``, with ``G(null) = 0``: not splitting
-    changes no impurity (HATT's AttemptToSplit, 004 Algorithm 3; 001's Hoeffding baseline).
+``RULE_BEST_VS_NULL``    ``G(best) - G(null)`` against ``eps``: with the merits of the statistics
+    now, ``G(null) = 0``, not splitting changes no impurity (HATT's AttemptToSplit, 004
+    Algorithm 3; 001's Hoeffding baseline); with MOA's merit sums, the null split's mean
+    (:mod:`workbench.core.split`).
 ``RULE_BEST_VS_CURRENT`` ``G(best) - G(current)`` against ``eps`` at an inner node, the current
     split's merit computed from the node's own statistics (HATT's ReEvaluateBestSplit).  If the
     null split is the best, the node is turned back into a leaf.  A tie (``eps < tau``) here
@@ -61,18 +63,19 @@ RULE_LABELS = {
 
 
 @njit(cache=True)
-def rule_quantity(rule, g_best, g_second, g_presplit_null, g_current, eps, factor):
+def rule_quantity(rule, g_best, g_second, g_null, g_current, eps, factor):
     """(quantity, threshold) of ``rule`` for a best candidate of merit ``g_best``.
 
-    g_second         merit of the second-best candidate (-inf if there is none)
-    g_presplit_null  merit of MOA's null-split suggestion under the criterion (best vs second)
-    g_current        merit of an inner node's current split (best vs current)
+    g_second   merit of the second-best candidate (-inf if there is none)
+    g_null     merit of the null split: what the best is compared with (best vs null), or MOA's
+               null-split suggestion under the criterion, a rival of the second (best vs second)
+    g_current  merit of an inner node's current split (best vs current)
     """
     if rule == RULE_BEST_VS_NULL:
-        return g_best - NULL_GAIN, eps
+        return g_best - g_null, eps
     if rule == RULE_BEST_VS_CURRENT:
         return g_best - g_current, eps
-    reference = g_second if g_second > g_presplit_null else g_presplit_null
+    reference = g_second if g_second > g_null else g_null
     return g_best - reference, factor * eps
 
 
@@ -96,7 +99,8 @@ BY_TIE = 2  # eps < tau: the candidates are too close to matter
 
 @njit(cache=True)
 def tie_floor(rule, tau):
-    """What the quantity must exceed for a tie to count (``-inf``: nothing)."""
+    """What the quantity must exceed for a tie to count (``-inf``: nothing, not even a quantity
+    of -inf or NaN: MOA's leaves split on a tie whatever their mean merits are)."""
     if rule == RULE_BEST_VS_CURRENT:
         return 0.5 * tau
     return -math.inf
@@ -108,7 +112,7 @@ def decide(quantity, threshold, eps, tau, floor=-math.inf):
     ``quantity > floor``, :func:`tie_floor`)."""
     if quantity > threshold:
         return BY_MARGIN
-    if eps < tau and quantity > floor:
+    if eps < tau and (floor == -math.inf or quantity > floor):
         return BY_TIE
     return KEEP
 

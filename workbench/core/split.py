@@ -2,7 +2,13 @@
 
 Split search (:func:`feature_candidates`): for every feature, the best split a leaf's statistics
 suggest and its merit.  Numeric features try the Gaussian observer's candidate cut points; nominal
-features one multiway split (one branch per value).
+features one multiway split (one branch per value) and, as MOA's nominal observer does, every
+binary test ``x == v`` against the rest, which replaces the multiway split when its merit is
+strictly higher (``cuts[j]`` is then ``v``, NaN for a multiway split).  In exact arithmetic a
+binary test never gains more than the multiway split; it wins where the multiway split has merit
+-inf (fewer than two branches above the minimum branch fraction, while one value against the rest
+has two), or by rounding where the two are equal (values with the same class proportions), and
+MOA's trees then test ``x == v`` (``binary_nominal=True`` offers binary tests only).
 
 Split decision (:func:`split_decision`): the leaf splits on its best feature when
 ``G(best) - G(second best) > factor * eps`` or when ``eps < tau`` (tie), with ``eps`` from the
@@ -18,6 +24,7 @@ splitting, :func:`release_subtree` returns a subtree's rows to the free lists.
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 from numba import njit
@@ -28,29 +35,33 @@ from ..bounds import (
     BOUND_KEARNS_MANSOUR,
     ctree_epsilon_nb,
     ctree_practical_nb,
-    hoeffding_nb,
     mcdiarmid_entropy_nb,
 )
 from .analytic import normal_table, slot_cut
-from .criteria import impurity_row, merit_range, split_merit
+from .criteria import LN2, impurity_row, merit_range, moa_entropy_row, split_merit
 from .custom import user_epsilon
 from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
 from .params import (
+    ATTEMPTS_PER_CANDIDATE,
     BOUND_CTREE,
     BOUND_CTREE_PRACTICAL,
     BOUND_HOEFFDING,
     BOUND_MCDIARMID,
     BOUND_USER,
     CRIT_ENTROPY_HALF,
+    CRIT_INFO_GAIN,
     CRIT_LAST,
     CRIT_KM,
     CUTS_ANALYTIC,
     CUTS_FIXED,
     MERITS_MOA,
+    NULL_SUM_CLAMPED,
+    P_ATTEMPTS,
     P_BINARY_NOMINAL,
     P_BOUND,
     P_C,
     P_CRITERION,
+    P_CRITERION_RANGE,
     P_CUTS,
     P_DELTA,
     P_MARGIN_FACTOR,
@@ -59,10 +70,16 @@ from .params import (
     P_MERITS,
     P_MIN_BRANCH_FRAC,
     P_N_SPLIT_POINTS,
+    P_NULL_SUM,
+    P_RANGE,
     P_REEVAL_RULE,
     P_SPLIT_RULE,
     P_TAU,
     P_UPDATE,
+    P_USED_NOMINAL,
+    RANGE_CLASSES,
+    RANGE_MOA,
+    RULE_BEST_VS_NULL,
     UPDATE_PATH,
 )
 from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity, tie_floor
@@ -91,6 +108,7 @@ NO_SPLIT_BOUND = 2
 SPLIT_MARGIN = 3
 SPLIT_TIE = 4
 NO_SPLIT_DEPTH = 5
+NO_SPLIT_USED = 6  # the rule says split, on a nominal attribute tested above (P_USED_NOMINAL)
 
 # outcome codes of reevaluate (inner nodes, RULE_BEST_VS_CURRENT)
 REEVAL_KEEP = 0  # the current split stays
@@ -99,12 +117,45 @@ REEVAL_REPLACE = 2  # another attribute won: the node splits on it, with new lea
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def class_len_now(T, node):
+    """Length of MOA's class-count vector at ``node`` now: the length it had when the node was
+    made (``cls_len``) or the highest class it has a count of, plus one."""
+    L = T.cls_len[node]
+    for k in range(T.class_counts.shape[1] - 1, L - 1, -1):
+        if T.class_counts[node, k] > 0.0:
+            return k + 1
+    return L
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def node_range(T, C, node):
+    """The range R of the node's merit in the Hoeffding bound.  Information gain:
+    ``RANGE_CLASSES``: log2 K; ``RANGE_MOA`` (MOA's ``getRangeOfMerit``): log2 of the length of
+    the node's class-count vector, at least 2, at a leaf now, at an inner node when it got its
+    test (``classDistributionAtTimeOfCreation``); ``RANGE_CREATED`` (004's code): when the node
+    was made, at leaves too.  Other criteria: :func:`workbench.core.criteria.merit_range`."""
+    crit = int(C.params[P_CRITERION])
+    policy = int(C.params[P_RANGE])
+    if crit != CRIT_INFO_GAIN or policy == RANGE_CLASSES:
+        return merit_range(T.class_counts.shape[1], crit)
+    L = T.cls_len[node]
+    if policy == RANGE_MOA and T.kind[node] == LEAF:
+        L = class_len_now(T, node)
+    return math.log(max(L, 2)) / LN2  # MOA's Utils.log2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def split_epsilon(T, C, node, n):
-    """Radius of the confidence interval at a leaf of weight n, per the bound policy."""
+    """Radius of the confidence interval at a node of weight n, per the bound policy.  The
+    Hoeffding bound is computed as MOA computes it, sqrt(R^2 ln(1/delta) / (2 n)), with R from
+    :func:`node_range`."""
     bound = int(C.params[P_BOUND])
     crit = int(C.params[P_CRITERION])
     if bound >= BOUND_USER or (crit > CRIT_LAST and bound == BOUND_HOEFFDING):
-        return user_epsilon(T, C, node, n)  # a user's bound, or a user criterion's R: custom.py
+        # a user's bound, or a user criterion's R: custom.py; R is the built-in criterion's
+        # range as the built-in bounds see it (node_range), or the one the user gave
+        R = C.params[P_CRITERION_RANGE] if crit > CRIT_LAST else node_range(T, C, node)
+        return user_epsilon(T, C, node, n, R)
     n_classes = T.class_counts.shape[1]
     delta = C.params[P_DELTA]
     t = max(T.meta[M_T], 1)
@@ -122,7 +173,8 @@ def split_epsilon(T, C, node, n):
         return ctree_epsilon_nb(n, delta, T.depth[node], t, d, kind)
     if bound == BOUND_CTREE_PRACTICAL:
         return ctree_practical_nb(n, T.depth[node], t, d, C.params[P_C])
-    return hoeffding_nb(n, delta, merit_range(n_classes, crit))
+    R = node_range(T, C, node)
+    return math.sqrt(((R * R) * math.log(1.0 / delta)) / (2.0 * n))
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -151,14 +203,156 @@ def nominal_binary_post(T, s, m, v, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_best_value(T, C, node, m, card, post, pre_total, pre_imp):
-    """Best binary test ``x == v`` of nominal feature m at a leaf: (merit, v)."""
+def values_seen(T, s, m):
+    """MOA's ``maxAttValsObserved`` of nominal feature m at slot s: the highest code any class
+    has shown, plus one."""
+    nv = 0.0
+    for k in range(T.nom_nv.shape[2]):
+        nv = max(nv, T.nom_nv[s, m, k])
+    return int(nv)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def code_weight(T, s, m, v):
+    """Weight of code v of nominal feature m at slot s (all classes)."""
+    w = 0.0
+    for k in range(T.nom.shape[3]):
+        w += T.nom[s, m, v, k]
+    return w
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_multiway(T, s, m, card, post, pre_imp, frac):
+    """Information gain of the multiway split on nominal feature m at slot s, as MOA's
+    ``InfoGainSplitCriterion`` computes it (each branch's weight, their total, the branches
+    above ``frac``, the weighted entropies in branch order); leaves branch b's weight and
+    entropy in ``post[b, 0]`` and ``post[b, 1]`` for :func:`moa_binary_from_multiway`."""
+    counts = T.nom[s, m]
+    total = 0.0
+    weighted = 0.0  # sum of weight x entropy, in branch order
+    for b in range(card):
+        w = 0.0
+        for k in range(counts.shape[1]):
+            w += counts[b, k]
+        post[b, 0] = w
+        post[b, 1] = moa_entropy_row(counts, b)
+        total += w
+        weighted += w * post[b, 1]
+    if total <= 0.0:
+        return -np.inf
+    big = 0  # branches above the minimum fraction of the weight
+    for b in range(card):
+        big += post[b, 0] / total > frac
+    return pre_imp - weighted / total if big >= 2 else -np.inf
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def binary_cannot_win(T, s, m, v, n_values, post, limit):
+    """True where ``x == v`` surely gains less than the multiway split on nominal feature m,
+    also in floating point, so that computing it would change nothing.  The multiway split
+    gains D / N more, D = w_rest H(rest) - sum_{u != v} w_u H(u) = sum_{u != v} w_u
+    KL(p_u || p_rest) >= 0 (bits; w the weights, N all of them, p the class proportions), zero
+    only where the other codes have the same class proportions.  Pinsker's inequality bounds
+    each term from below by (2 / ln 2) w_u TV(p_u, p_rest)^2, and with S_u = sum_k |n_uk w_rest
+    - n_rest,k w_u| (so TV = S_u / (2 w_u w_rest)) the sum exceeds 1e-9 N (1 + log2 K), orders
+    of magnitude above the rounding of either merit (a few units of 1e-16 N log2 K), once
+    sum_u S_u^2 / w_u exceeds ``limit`` w_rest^2, ``limit`` = 2 ln 2 1e-9 N (1 + log2 K).  The
+    codes are summed in order until it does (usually the first): K products and one division
+    each, against the K + 1 logarithms of scoring ``x == v``.  ``post[u, 0]`` holds code u's
+    weight (:func:`moa_multiway`)."""
+    K = T.nom.shape[3]
+    w_rest = 0.0
+    for k in range(K):
+        w_rest += T.nom_w[s, m, k] - T.nom[s, m, v, k]
+    if w_rest <= 0.0:
+        return False
+    bar = limit * w_rest * w_rest
+    acc = 0.0
+    for u in range(n_values):
+        w_u = post[u, 0]
+        if u == v or w_u <= 0.0:
+            continue
+        d = 0.0
+        for k in range(K):
+            d += abs(T.nom[s, m, u, k] * w_rest - (T.nom_w[s, m, k] - T.nom[s, m, v, k]) * w_u)
+        acc += d * d / w_u
+        if acc > bar:
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac):
+    """Information gain of ``x == v`` against the rest, MOA's arithmetic, the equal branch's
+    weight and entropy taken from :func:`moa_multiway` (the same numbers MOA computes for it)."""
+    w_eq = post[v, 0]
+    h = 0.0
+    w_ne = 0.0
+    for k in range(T.nom.shape[3]):
+        c = T.nom_w[s, m, k] - T.nom[s, m, v, k]  # the other codes' counts (exact integers)
+        if c > 0.0:
+            h -= c * (math.log(c) / LN2)
+            w_ne += c
+    h_ne = (h + w_ne * (math.log(w_ne) / LN2)) / w_ne if w_ne > 0.0 else 0.0
+    total = w_eq + w_ne
+    if not (w_eq / total > frac and w_ne / total > frac):
+        return -np.inf
+    return pre_imp - (w_eq * post[v, 1] + w_ne * h_ne) / total
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
+    """Best split of nominal feature m at a leaf, as MOA's ``NominalAttributeClassObserver``
+    suggests it: (merit, v) for the binary test ``x == v``, or (merit, NaN) for the multiway
+    split.  The multiway split (unless ``binary``) comes first; each ``x == v`` for the codes
+    seen replaces it only with a strictly higher merit.  With ``binary`` and every merit -inf
+    the candidate is ``x == 0``.
+
+    Shortcuts that change no result: a code no instance has shown gives ``x == v`` an empty
+    branch (merit -inf), and where only one other code has instances, ``x == v`` is the
+    multiway split itself, whose merit it then equals to the bit (so it never replaces it).
+    Under information gain the multiway split's per-branch entropies and weights are kept
+    (:func:`moa_multiway`), and each ``x == v`` reuses its branch v, in MOA's order of
+    operations (K + 1 logarithms), where it could win (:func:`binary_cannot_win`)."""
     s = T.stats_slot[node]
     crit = int(C.params[P_CRITERION])
     frac = C.params[P_MIN_BRANCH_FRAC]
+    K = T.class_counts.shape[1]
+    n_values = min(values_seen(T, s, m), card)
+    if not binary and crit == CRIT_INFO_GAIN and K >= 2:
+        best = moa_multiway(T, s, m, card, post, pre_imp, frac)  # post[b]: weight, entropy
+        best_v = np.nan
+        filled = 0  # codes with instances
+        for v in range(n_values):
+            if post[v, 0] > 0.0:
+                filled += 1
+        if filled < 3:  # every x == v has an empty branch or is the multiway split
+            return best, best_v
+        n = 0.0
+        for b in range(card):
+            n += post[b, 0]
+        limit = 2.0 * LN2 * 1e-9 * n * (1.0 + math.log(K) / LN2)
+        for v in range(n_values):
+            if post[v, 0] > 0.0:
+                if best > -np.inf and binary_cannot_win(T, s, m, v, n_values, post, limit):
+                    continue
+                g = moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac)
+                if g > best:
+                    best = g
+                    best_v = v
+        return best, best_v
     best = -np.inf
-    best_v = np.nan
-    for v in range(card):
+    best_v = 0.0 if binary else np.nan
+    filled = 0
+    for v in range(n_values):
+        if code_weight(T, s, m, v) > 0.0:
+            filled += 1
+    if not binary:
+        nominal_post(T, s, m, card, post)
+        best = split_merit(pre_total, pre_imp, post, card, crit, frac)
+    for v in range(n_values):
+        if code_weight(T, s, m, v) <= 0.0 or (not binary and filled < 3):
+            continue  # an empty branch; or x == v is the multiway split
         nominal_binary_post(T, s, m, v, post)
         g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
         if g > best:
@@ -176,7 +370,9 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
     (``CUTS_FIXED``, NaN-padded; 001's predefined tests), or UFFT's one quadratic-discriminant
     root scored from the normal CDFs (``CUTS_ANALYTIC``, :mod:`workbench.core.analytic`).
     Candidates outside the observed range are skipped under all three: they would send every
-    instance down one branch."""
+    instance down one branch.  As in MOA, a feature with a candidate inside its range returns a
+    cut even when every merit is -inf (the feature then has a candidate: :func:`has_candidate`),
+    and NaN when it has none."""
     s = T.stats_slot[node]
     # the observer's arrays taken once, and nothing in the loop over cut points calls a function
     # that takes an array: each such call costs numba atomic reference counts on every array
@@ -193,7 +389,7 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
         if not (lo < cut < hi):
             return best, best_cut
         normal_table(g_w, g_mean, g_m2, s, j, cut, post)
-        return split_merit(pre_total, pre_imp, post, 2, crit, frac), cut
+        return split_merit(pre_total, pre_imp, post, 2, crit, frac, True), cut
     fixed = C.params[P_CUTS] == CUTS_FIXED
     n_points = C.cuts.shape[1] if fixed else int(C.params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
@@ -201,15 +397,15 @@ def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
         cut = C.cuts[j, i] if fixed else lo + step * (i + 1.0)
         if not (lo < cut < hi):  # (NaN padding fails this too)
             continue
-        for k in range(g_w.shape[2]):  # observers.gaussian_binary_dists, written out
+        for k in range(g_w.shape[2]):  # the fast estimate (see workbench.core.observers)
             w = max(g_w[s, j, k], 0.0)
             left = gaussian_left_weight(
                 w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k], g_max[s, j, k], cut
             )
             post[0, k] = left
             post[1, k] = w - left
-        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
-        if g > best:
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac, True)
+        if g > best or np.isnan(best_cut):  # MOA keeps the first cut even at merit -inf
             best = g
             best_cut = cut
     return best, best_cut
@@ -229,7 +425,6 @@ def feature_candidates(T, C, node, merits, cuts, post):
     if s < 0:
         return
     crit = int(C.params[P_CRITERION])
-    frac = C.params[P_MIN_BRANCH_FRAC]
     binary = C.params[P_BINARY_NOMINAL] > 0
     # the leaf's own weight and impurity, once for every candidate
     pre_total = 0.0
@@ -239,30 +434,11 @@ def feature_candidates(T, C, node, merits, cuts, post):
     for j in range(d):
         m = C.nom_index[j]
         if m >= 0:
-            card = C.nom_card[m]
-            if binary:
-                merits[j], cuts[j] = nominal_best_value(
-                    T, C, node, m, card, post, pre_total, pre_imp
-                )
-            else:
-                nominal_post(T, s, m, card, post)
-                merits[j] = split_merit(pre_total, pre_imp, post, card, crit, frac)
+            merits[j], cuts[j] = nominal_candidate(
+                T, C, node, m, C.nom_card[m], binary, post, pre_total, pre_imp
+            )
         else:
             merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post, pre_total, pre_imp)
-
-
-@njit(cache=True)
-def top_two(merits):
-    """Indices of the best and second-best merit (-1 where absent)."""
-    b1 = -1
-    b2 = -1
-    for j in range(merits.shape[0]):
-        if b1 < 0 or merits[j] > merits[b1]:
-            b2 = b1
-            b1 = j
-        elif b2 < 0 or merits[j] > merits[b2]:
-            b2 = j
-    return b1, b2
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -271,6 +447,45 @@ def leaf_weight(T, node):
     for k in range(T.class_counts.shape[1]):
         n += T.class_counts[node, k]
     return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def has_candidate(C, cuts, j):
+    """Does MOA offer a candidate split for feature j at a leaf whose split search filled
+    ``cuts``?  Every nominal feature (its observer exists once the leaf learned an instance);
+    a numeric one once the Gaussian observer has a cut point inside its (min, max)."""
+    return C.nom_index[j] >= 0 or not np.isnan(cuts[j])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_best_two(C, merits, cuts):
+    """MOA's best and second-best suggestion: MOA lists the null split first, then each feature
+    with a candidate (:func:`has_candidate`), in order, sorts the list by merit with a stable
+    sort and takes the last two; so ties go to the later entry.  Returns (best, second) as
+    feature indices, ``d`` for the null split (merit :data:`NULL_MERIT`) and -1 where there is
+    none."""
+    d = merits.shape[0]
+    best = -1
+    second = -1
+    g_best = -np.inf
+    g_second = -np.inf
+    for i in range(-1, d):
+        idx = d
+        g = NULL_MERIT
+        if i >= 0:
+            if not has_candidate(C, cuts, i):
+                continue
+            idx = i
+            g = merits[i]
+        if best < 0 or g >= g_best:
+            second = best
+            g_second = g_best
+            best = idx
+            g_best = g
+        elif second < 0 or g >= g_second:
+            second = idx
+            g_second = g
+    return best, second
 
 
 @njit(cache=True)
@@ -285,85 +500,111 @@ def last_best(merits):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def record_merits(T, C, node, merits):
-    """``MERITS_MOA``: one more split attempt at ``node``; each feature that has a candidate
-    split (every nominal feature; a numeric one once two values differ) adds its best merit to
-    the node's sum.  A merit of -inf (no split sends enough weight down two branches) stays in
-    the sum for good, as in MOA."""
+def record_merits(T, C, node, merits, cuts, at_leaf):
+    """``MERITS_MOA``: one more split attempt at ``node``.  Each feature with a candidate
+    (:func:`has_candidate`) adds its best merit to the node's sum, and the null split its merit
+    (:data:`NULL_MERIT`) to the last column (a leaf under ``NULL_SUM_CLAMPED`` keeps
+    ``max(0, sum + merit)``, as MOA's EFDT does; re-evaluation and ``NULL_SUM_RAW`` add it as it
+    is).  The attempt count grows by one,
+    or by the number of candidates, the null split included (``ATTEMPTS_PER_CANDIDATE``, 004's
+    VFDT).  A merit of -inf (no split sends enough weight down two branches; the null split
+    under the minimum branch fraction) stays in the sum for good, as in MOA."""
     s = T.stats_slot[node]
-    T.merit_n[s] += 1.0
-    for j in range(merits.shape[0]):
-        present = True
-        if C.nom_index[j] < 0:
-            lo, hi = gaussian_range(T.g_w, T.g_min, T.g_max, s, j)
-            present = lo < hi
-        if present:
+    d = merits.shape[0]
+    n_candidates = 1.0
+    for j in range(d):
+        if has_candidate(C, cuts, j):
             T.merit_sum[s, j] += merits[j]
+            n_candidates += 1.0
+    if at_leaf and C.params[P_NULL_SUM] == NULL_SUM_CLAMPED:
+        T.merit_sum[s, d] = max(0.0, T.merit_sum[s, d] + NULL_MERIT)
+    else:
+        T.merit_sum[s, d] += NULL_MERIT
+    T.merit_n[s] += n_candidates if C.params[P_ATTEMPTS] == ATTEMPTS_PER_CANDIDATE else 1.0
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def mean_merit(T, node, j):
-    """``MERITS_MOA``: feature j's merit sum at ``node`` over its attempts since the node last
-    changed.  A node keeps its sums when it splits or its split is replaced, but its count of
-    attempts starts again from zero (MOA makes a new node object and carries over only the
-    sums), so the ratio can exceed every single merit in it."""
+    """``MERITS_MOA``: feature j's merit sum at ``node`` (j = d: the null split's) over its
+    attempts since the node last changed.  A node keeps its sums when it splits or its split is
+    replaced, but its count of attempts starts again from zero (MOA makes a new node object and
+    carries over only the sums), so the ratio can exceed every single merit in it."""
     s = T.stats_slot[node]
     return T.merit_sum[s, j] / T.merit_n[s]
 
 
+#: Merit of MOA's null-split suggestion (pre-pruning: the one-branch "split" holding the leaf's
+#: whole class distribution) under every criterion here: each applies the minimum branch
+#: fraction, which a single branch never passes, so it is -inf, as under MOA's information gain
+NULL_MERIT = -np.inf
+
+
 @njit(cache=True, no_cpython_wrapper=True)
-def presplit_null_merit(T, C, node, post):
-    """Merit of MOA's null-split suggestion at ``node`` under the criterion: the one-branch split
-    holding the node's whole class distribution (see :mod:`workbench.core.rules`)."""
-    K = T.class_counts.shape[1]
-    for k in range(K):
-        post[0, k] = T.class_counts[node, k]
-    return split_merit(
-        leaf_weight(T, node),
-        impurity_row(T.class_counts, node, int(C.params[P_CRITERION])),
-        post,
-        1,
-        int(C.params[P_CRITERION]),
-        C.params[P_MIN_BRANCH_FRAC],
-    )
+def nominal_used_above(T, C, node, j):
+    """MOA's EFDT (``usedNominalAttributes``): is nominal feature j on the leaf's list of used
+    attributes?  A leaf made by a split inherits its parent's list (as a leaf) plus the split's
+    attribute when the test is nominal; a numeric test gives its children an empty list, and
+    the children of a test installed by a re-evaluation get only that test's attribute."""
+    if C.nom_index[j] < 0:
+        return False
+    u = node
+    while T.parent[u] >= 0:
+        p = T.parent[u]
+        if T.kind[p] == NUMERIC:
+            return False
+        if T.feature[p] == j:
+            return True
+        if T.replaced[p] == 1:
+            return False
+        u = p
+    return False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, may_split):
     """The outcome of a leaf's rule (:func:`split_decision`): no split below the depth limit,
     else the verdict of ``quantity > threshold`` or a tie; ``may_split=False`` keeps the leaf
-    whatever the rule says."""
+    whatever the rule says, and under ``P_USED_NOMINAL`` so does a best attribute that is a
+    nominal one tested above (MOA's EFDT)."""
     if T.depth[node] >= C.params[P_MAX_DEPTH]:
         return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
     if may_split:
         verdict = decide(quantity, threshold, eps, C.params[P_TAU])
-        if verdict == BY_MARGIN:
-            return SPLIT_MARGIN, b1, b2, eps, quantity, threshold
-        if verdict == BY_TIE:
-            return SPLIT_TIE, b1, b2, eps, quantity, threshold
+        if verdict == BY_MARGIN or verdict == BY_TIE:
+            if C.params[P_USED_NOMINAL] > 0 and nominal_used_above(T, C, node, b1):
+                return NO_SPLIT_USED, b1, b2, eps, quantity, threshold
+            return (
+                SPLIT_MARGIN if verdict == BY_MARGIN else SPLIT_TIE,
+                b1,
+                b2,
+                eps,
+                quantity,
+                threshold,
+            )
     return NO_SPLIT_BOUND, b1, b2, eps, quantity, threshold
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def moa_split_decision(T, C, node, merits, b1, b2, eps):
+def moa_split_decision(T, C, node, merits, cuts, eps):
     """:func:`split_decision` under ``MERITS_MOA`` (MOA's EFDT AttemptToSplit): the attempt is
-    recorded; the candidate is the feature of highest merit now (ties: the later feature), but
-    the rule compares its mean merit (:func:`mean_merit`) with the null split's; a best merit
+    recorded (:func:`record_merits`); the candidate is the suggestion of highest merit now
+    (:func:`moa_best_two`), but the rule compares its mean merit (:func:`mean_merit`) with the
+    null split's (best vs null) or the second's (best vs second, 004's VFDT); a best merit
     below 1e-10 never splits."""
+    d = merits.shape[0]
     if T.stats_slot[node] < 0:  # a new leaf that has not learned an instance yet
         return NO_SPLIT_NO_CANDIDATE, -1, -1, eps, np.nan, np.nan
-    record_merits(T, C, node, merits)
-    best = last_best(merits)
-    if best < 0 or merits[best] == -np.inf:
-        return NO_SPLIT_NO_CANDIDATE, best, b2, eps, np.nan, np.nan
-    if best != b1:
-        b2 = b1
-    second = -np.inf if b2 < 0 else mean_merit(T, node, b2)
+    record_merits(T, C, node, merits, cuts, True)
+    best, second = moa_best_two(C, merits, cuts)
+    b2 = second if second < d else -1
+    if best < 0 or best == d or merits[best] == -np.inf:
+        return NO_SPLIT_NO_CANDIDATE, best if best < d else -1, b2, eps, np.nan, np.nan
+    rule = int(C.params[P_SPLIT_RULE])
     quantity, threshold = rule_quantity(
-        int(C.params[P_SPLIT_RULE]),
+        rule,
         mean_merit(T, node, best),
-        second,
-        -np.inf,
+        -np.inf if second < 0 else mean_merit(T, node, second),
+        mean_merit(T, node, d) if rule == RULE_BEST_VS_NULL else -np.inf,
         np.nan,
         eps,
         C.params[P_MARGIN_FACTOR],
@@ -378,30 +619,31 @@ def split_decision(T, C, node, merits, cuts, post):
 
     Fills ``merits``/``cuts`` and returns (outcome code, best feature, second feature, eps,
     quantity, threshold): the rule splits when ``quantity > threshold`` (or on a tie,
-    ``eps < tau``).  Quantity and threshold are NaN where no rule was applied.
+    ``eps < tau``).  Quantity and threshold are NaN where no rule was applied.  The best and
+    second best are MOA's (:func:`moa_best_two`: ties go to the later feature).
     """
     n = leaf_weight(T, node)
+    d = merits.shape[0]
     if n_observed_classes(T, node) < 2:
-        for j in range(merits.shape[0]):
+        for j in range(d):
             merits[j] = -np.inf
             cuts[j] = np.nan
         return NO_SPLIT_PURE, -1, -1, np.inf, np.nan, np.nan
     feature_candidates(T, C, node, merits, cuts, post)
-    b1, b2 = top_two(merits)
     eps = split_epsilon(T, C, node, n)
     if C.params[P_MERITS] == MERITS_MOA:
-        return moa_split_decision(T, C, node, merits, b1, b2, eps)
-    if b1 < 0 or merits[b1] == -np.inf:
-        return NO_SPLIT_NO_CANDIDATE, b1, b2, eps, np.nan, np.nan
-    second = -np.inf if b2 < 0 else merits[b2]
-    null = -np.inf
-    if b2 < 0 or second == -np.inf:
-        null = presplit_null_merit(T, C, node, post)
+        return moa_split_decision(T, C, node, merits, cuts, eps)
+    b1, b2 = moa_best_two(C, merits, cuts)
+    if b2 == d:
+        b2 = -1
+    if b1 < 0 or b1 == d or merits[b1] == -np.inf:
+        return NO_SPLIT_NO_CANDIDATE, b1 if b1 < d else -1, b2, eps, np.nan, np.nan
+    rule = int(C.params[P_SPLIT_RULE])
     quantity, threshold = rule_quantity(
-        int(C.params[P_SPLIT_RULE]),
+        rule,
         merits[b1],
-        second,
-        null,
+        -np.inf if b2 < 0 else merits[b2],
+        NULL_GAIN if rule == RULE_BEST_VS_NULL else NULL_MERIT,
         np.nan,
         eps,
         C.params[P_MARGIN_FACTOR],
@@ -446,10 +688,12 @@ def reevaluation_outcome(T, C, node, best, g_best, g_cur, eps):
 @njit(cache=True, no_cpython_wrapper=True)
 def reevaluate_decision(T, C, node, merits, cuts, post):
     """HATT's ReEvaluateBestSplit at an inner node (rule ``P_REEVAL_RULE``): the best of the
-    attributes and the null split (gain 0) against the current split.
+    attributes and the null split against the current split.
 
     Returns (outcome ``REEVAL_*``, best feature or -1 for the null split, eps, quantity,
-    threshold).  The same attribute winning again keeps the node as it is."""
+    threshold).  The same attribute winning again keeps the node as it is.  With the merits of
+    the statistics now (``MERITS_CURRENT``) the null split has gain 0 and wins when no attribute
+    has a positive gain; with MOA's sums see :func:`moa_reevaluate_decision`."""
     n = leaf_weight(T, node)
     if C.params[P_MERITS] == MERITS_MOA:
         return moa_reevaluate_decision(T, C, node, merits, cuts, post, n)
@@ -460,13 +704,14 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
         # one class left below this node: the null split is as good as any test
         g_cur = current_merit(T, C, node, post)
         return REEVAL_KEEP, -1, np.inf, NULL_GAIN - g_cur, np.inf
+    d = merits.shape[0]
     feature_candidates(T, C, node, merits, cuts, post)
-    b1, _b2 = top_two(merits)
+    b1, _b2 = moa_best_two(C, merits, cuts)
     g_cur = current_merit(T, C, node, post)
     eps = split_epsilon(T, C, node, n)
     best = -1
     g_best = NULL_GAIN
-    if b1 >= 0 and merits[b1] > NULL_GAIN:
+    if 0 <= b1 < d and merits[b1] > NULL_GAIN:
         best = b1
         g_best = merits[b1]
     return reevaluation_outcome(T, C, node, best, g_best, g_cur, eps)
@@ -475,19 +720,23 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
 @njit(cache=True, no_cpython_wrapper=True)
 def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
     """:func:`reevaluate_decision` under ``MERITS_MOA`` (MOA's EFDT ReEvaluateBestSplit).  Every
-    re-evaluation is recorded, also at a node that sees one class only.  The best is the feature
-    of highest merit now, or the null split (merit 0, listed first: a feature tying with it
-    wins) when every feature's merit is below 0; the rule compares mean merits, the current
-    split's being its *feature's* mean (the best cut of that feature, not the installed one)."""
+    re-evaluation is recorded, also at a node that sees one class only, the null split's merit
+    added as it is.  The best is MOA's best suggestion now (:func:`moa_best_two`): the null
+    split only when no attribute has a candidate, since under the minimum branch fraction its
+    merit is -inf (so it never kills a subtree, and its mean is -inf from the first
+    re-evaluation on).  The rule compares mean merits, the current split's being its
+    *feature's* mean (the best cut of that feature, not the installed one), with the range R the
+    node had when it got its test (:func:`node_range`)."""
     if T.stats_slot[node] < 0:
         return REEVAL_KEEP, -1, np.inf, np.nan, np.nan
+    d = merits.shape[0]
     feature_candidates(T, C, node, merits, cuts, post)
-    record_merits(T, C, node, merits)
+    record_merits(T, C, node, merits, cuts, False)
     eps = split_epsilon(T, C, node, n)
-    b = last_best(merits)
+    b, _second = moa_best_two(C, merits, cuts)
     best = -1
-    g_best = NULL_GAIN
-    if b >= 0 and merits[b] >= NULL_GAIN:
+    g_best = mean_merit(T, node, d)
+    if 0 <= b < d:
         best = b
         g_best = mean_merit(T, node, b)
     g_cur = mean_merit(T, node, T.feature[node])
@@ -547,9 +796,10 @@ def explain_reevaluation(T, C, node, merits, cuts, post):
     G(current)), the merits being those the rule compared; the tree is left as it was."""
     keep = _saved_merits(T, node)
     outcome, best, eps, quantity, threshold = reevaluate_decision(T, C, node, merits, cuts, post)
-    g_best = NULL_GAIN
+    moa = C.params[P_MERITS] == MERITS_MOA
+    g_best = mean_merit(T, node, merits.shape[0]) if moa else NULL_GAIN
     if best >= 0:
-        g_best = mean_merit(T, node, best) if C.params[P_MERITS] == MERITS_MOA else merits[best]
+        g_best = mean_merit(T, node, best) if moa else merits[best]
     _restore_merits(T, node, keep)
     return outcome, best, eps, quantity, threshold, g_best, g_best - quantity
 
@@ -595,6 +845,7 @@ def alloc_slot(T):
     for m in range(T.nom.shape[1]):
         for k in range(T.nom.shape[3]):
             T.nom_w[s, m, k] = 0.0
+            T.nom_nv[s, m, k] = 0.0
             for v in range(T.nom.shape[2]):
                 T.nom[s, m, v, k] = 0.0
     return s
@@ -624,6 +875,9 @@ def init_leaf(T, node, parent, depth):
     T.stats_slot[node] = -1
     T.active[node] = 1
     T.last_eval[node] = 0.0
+    T.n_learned[node] = 0
+    T.cls_len[node] = 0
+    T.replaced[node] = 0
     T.mc_correct[node] = 0.0
     T.nb_correct[node] = 0.0
     T.t_created[node] = T.meta[M_T]
@@ -649,11 +903,18 @@ def nodes_in_use(T):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def is_binary_nominal(C, m, cut):
+    """A test on nominal feature m (index among the nominal ones) with cut ``cut`` is the binary
+    ``x == cut`` (binary splits only, or a binary candidate that beat the multiway split)."""
+    return m >= 0 and (C.params[P_BINARY_NOMINAL] > 0 or not np.isnan(cut))
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def branch_dists(T, C, s, j, cut, post):
     """Class distribution of each branch of the test (feature j, cut) from statistics slot s,
     into ``post``; returns the number of branches."""
     m = C.nom_index[j]
-    if m >= 0 and C.params[P_BINARY_NOMINAL] > 0:
+    if is_binary_nominal(C, m, cut):
         nominal_binary_post(T, s, m, int(cut), post)
         return 2
     if m >= 0:
@@ -664,9 +925,9 @@ def branch_dists(T, C, s, j, cut, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def test_kind(C, j):
+def test_kind(C, j, cut):
     m = C.nom_index[j]
-    if m >= 0 and C.params[P_BINARY_NOMINAL] > 0:
+    if is_binary_nominal(C, m, cut):
         return NOMINAL_BINARY
     if m >= 0:
         return NOMINAL_MULTI
@@ -695,6 +956,45 @@ def grow_children(T, node, j, cut, kind, n_branches, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def branch_class_len(T, C, s, j, cut, b):
+    """Length of the class-count vector MOA gives the leaf of branch b of the test (feature j,
+    cut) made from statistics slot s: the highest class index its observer puts in that
+    branch's estimated distribution, plus one, even where the estimate is 0.  Gaussian
+    observer: a class with values goes left unless the cut is below its smallest value, right
+    unless the cut is at or above its largest; nominal observer: a class enters the branch of
+    every code below its highest code seen plus one (multiway), or, for ``x == v``, the equal
+    branch when it has seen a code of at least v and the other when it has seen another code."""
+    m = C.nom_index[j]
+    binary = is_binary_nominal(C, m, cut)
+    L = 0
+    for k in range(T.class_counts.shape[1]):
+        if m >= 0:
+            nv = T.nom_nv[s, m, k]
+            if binary and b == 0:
+                add = nv > cut
+            elif binary:
+                add = nv >= 2.0 or (nv == 1.0 and cut != 0.0)
+            else:
+                add = nv > b
+        else:
+            add = T.g_w[s, j, k] > 0.0 and (
+                cut >= T.g_min[s, j, k] if b == 0 else cut < T.g_max[s, j, k]
+            )
+        if add:
+            L = k + 1
+    return L
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def set_child_class_lens(T, C, node, j, cut):
+    """Each new child's ``cls_len`` (:func:`branch_class_len`) from ``node``'s statistics."""
+    s = T.stats_slot[node]
+    if s >= 0:
+        for b in range(T.n_children[node]):
+            T.cls_len[T.children[node, b]] = branch_class_len(T, C, s, j, cut, b)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def apply_split(T, C, node, j, cut, post):
     """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
     guard refused (the leaf is then deactivated).  Under ``UPDATE_PATH`` the node keeps its
@@ -708,11 +1008,14 @@ def apply_split(T, C, node, j, cut, post):
         T.meta[M_N_ACTIVE] -= 1
     T.active[node] = 0
     T.meta[M_N_LEAVES] -= 1
+    T.cls_len[node] = class_len_now(T, node)  # MOA: the new inner node's vector at creation
+    T.replaced[node] = 0
+    grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
+    set_child_class_lens(T, C, node, j, cut)
     if C.params[P_UPDATE] != UPDATE_PATH:
         release_slot(T, node)
     elif T.stats_slot[node] >= 0:
         T.merit_n[T.stats_slot[node]] = 0.0  # MERITS_MOA: the new inner node counts again
-    grow_children(T, node, j, cut, test_kind(C, j), n_branches, post)
     return True
 
 
@@ -793,7 +1096,10 @@ def replace_split(T, C, node, j, cut, post):
         kill_subtree(T, node, False)
         deactivate(T, node)
         return False
-    grow_children(T, node, j, cut, test_kind(C, j), n_branches, post)
+    T.cls_len[node] = class_len_now(T, node)  # MOA: the replacing node's vector at creation
+    T.replaced[node] = 1
+    grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
+    set_child_class_lens(T, C, node, j, cut)
     return True
 
 

@@ -19,6 +19,15 @@ Nodes (capacity ``N``, rows of the per-node arrays)
                       (inner nodes of VFDT, leaves that have not yet seen an instance).
     ``active``        1 if the leaf may still split.
     ``last_eval``     node weight when the split test last ran (grace period bookkeeping).
+    ``n_learned``     instances the node learned as an active leaf since it was made (MOA's
+                      EFDT ``nodeTime``), counted where the grace period counts them
+                      (``GRACE_COUNT``), 0 otherwise.
+    ``cls_len``       length of MOA's class-count vector when the node was made, or for an inner
+                      node when it last got its test: the highest class index that vector held,
+                      plus one (it may end in zeros).  MOA's range R = log2 of that length
+                      (``RANGE_MOA``, :func:`workbench.core.split.node_range`).
+    ``replaced``      1 if the node's test came from a re-evaluation (MOA's EFDT then starts its
+                      children's list of used nominal attributes afresh).
     ``mc_correct``, ``nb_correct``  weight the majority-class and naive-Bayes predictors got right
                       at this leaf (adaptive naive Bayes).
     ``t_created``, ``t_split``  the model's instance counter when the node was made and when it
@@ -28,10 +37,13 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
     ``g_w``, ``g_mean``, ``g_m2``, ``g_min``, ``g_max``  ``[S, d, K]`` Gaussian observer per
                       (feature, class): weight, mean, sum of squared deviations, min, max.
     ``nom``           ``[S, n_nominal, V, K]`` weight per (nominal feature, value, class);
-                      ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed.
-    ``merit_sum``     ``[S, d]`` sum of each feature's best merit over the node's split attempts,
-                      ``merit_n`` ``[S]`` attempts since the node last changed (MOA's EFDT
-                      compares their ratio, ``P_MERITS = MERITS_MOA``; unused otherwise).
+                      ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed;
+                      ``nom_nv`` ``[S, n_nominal, K]`` the highest code each class has shown, plus
+                      one (MOA's ``numValues``: naive Bayes smooths with it).
+    ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
+                      attempts, the null split's in the last column; ``merit_n`` ``[S]``
+                      attempts since the node last changed (MOA's EFDT compares their ratio,
+                      ``P_MERITS = MERITS_MOA``; unused otherwise).
 
 Bookkeeping
     ``roots``         the root row of each tree: a state may hold a forest of trees that share
@@ -86,6 +98,9 @@ class TreeState(NamedTuple):
     stats_slot: np.ndarray
     active: np.ndarray
     last_eval: np.ndarray
+    n_learned: np.ndarray
+    cls_len: np.ndarray
+    replaced: np.ndarray
     mc_correct: np.ndarray
     nb_correct: np.ndarray
     t_created: np.ndarray
@@ -97,6 +112,7 @@ class TreeState(NamedTuple):
     g_max: np.ndarray
     nom: np.ndarray
     nom_w: np.ndarray
+    nom_nv: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
     free_nodes: np.ndarray
@@ -117,12 +133,26 @@ NODE_FIELDS = (
     "stats_slot",
     "active",
     "last_eval",
+    "n_learned",
+    "cls_len",
+    "replaced",
     "mc_correct",
     "nb_correct",
     "t_created",
     "t_split",
 )
-SLOT_FIELDS = ("g_w", "g_mean", "g_m2", "g_min", "g_max", "nom", "nom_w", "merit_sum", "merit_n")
+SLOT_FIELDS = (
+    "g_w",
+    "g_mean",
+    "g_m2",
+    "g_min",
+    "g_max",
+    "nom",
+    "nom_w",
+    "nom_nv",
+    "merit_sum",
+    "merit_n",
+)
 
 # fill values of a fresh row
 _NODE_FILL = {
@@ -137,6 +167,9 @@ _NODE_FILL = {
     "stats_slot": -1,
     "active": 0,
     "last_eval": 0.0,
+    "n_learned": 0,
+    "cls_len": 0,
+    "replaced": 0,
     "mc_correct": 0.0,
     "nb_correct": 0.0,
     "t_created": -1,
@@ -150,6 +183,7 @@ _SLOT_FILL = {
     "g_max": -np.inf,
     "nom": 0.0,
     "nom_w": 0.0,
+    "nom_nv": 0.0,
     "merit_sum": 0.0,
     "merit_n": 0.0,
 }
@@ -183,6 +217,9 @@ def allocate(
         stats_slot=np.full(n, -1, np.int64),
         active=np.zeros(n, np.int8),
         last_eval=np.zeros(n),
+        n_learned=np.zeros(n, np.int64),
+        cls_len=np.zeros(n, np.int64),
+        replaced=np.zeros(n, np.int8),
         mc_correct=np.zeros(n),
         nb_correct=np.zeros(n),
         t_created=np.full(n, -1, np.int64),
@@ -194,7 +231,8 @@ def allocate(
         g_max=np.full((s, d, k), -np.inf),
         nom=np.zeros((s, m, v, k)),
         nom_w=np.zeros((s, m, k)),
-        merit_sum=np.zeros((s, d)),
+        nom_nv=np.zeros((s, m, k)),
+        merit_sum=np.zeros((s, d + 1)),
         merit_n=np.zeros(s),
         free_nodes=np.zeros(n, np.int64),
         free_slots=np.zeros(s, np.int64),

@@ -31,12 +31,18 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
 * Laplace (003 eq. (2)): the majority class, with probabilities ``(n_k + 1) / (n + K)``.
 * naive Bayes (NB): P(k | x) proportional to P(k) prod_j P(x_j | k), with the leaf's class
   counts as prior, a Gaussian per (numeric feature, class) and Laplace-smoothed counts
-  ``(n_vk + 1) / (n_k + V)`` per (nominal feature, value, class); missing features are left out
-  of the product.  A class the leaf's observers never saw gets probability 0, and a Gaussian
-  with no spread has density 1 at its mean and 0 elsewhere (as in MOA).  Computed in log space:
-  the Gaussian terms are accumulated as a sum of squared z-scores and a product of variances, so
-  a prediction costs one logarithm per class rather than one per (feature, class).  If every
-  class gets probability 0, the leaf falls back to MC.
+  ``(n_vk + 1) / (n_k + V_k)`` per (nominal feature, value, class), where V_k is the highest
+  code class k has shown at that leaf plus one (MOA's ``NominalAttributeClassObserver``: the
+  length of that class's vector of value counts), not the feature's declared number of values;
+  missing features are left out of the product.  A class the leaf's observers never saw gets
+  probability 0, and a Gaussian with no spread has density 1 at its mean and 0 elsewhere (as in
+  MOA).  Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores
+  and a product of variances, so a prediction costs one logarithm per class rather than one per
+  (feature, class); where two classes come within rounding of each other, MOA's linear products
+  decide (:func:`moa_nb_vote`).  If every class gets probability 0 (a new leaf whose Gaussians
+  each hold one value, say), naive Bayes predicts class 0 with equal probabilities, as MOA's
+  argmax of an all-zero vote does (both for the prediction and for the adaptive choice's
+  scoring).
 * adaptive naive Bayes (NBA, Gama et al. 2003; MOA's and River's default): each leaf counts how
   often MC and NB would have been right on the instances it learned, and predicts with NB
   unless MC has been right more often.
@@ -108,13 +114,130 @@ def nb_log_score(ck, inv_total, piv, lpiv, n_gauss, quad):
 
 
 @inline
+def moa_nb_vote(class_counts, g_w, g_mean, g_m2, nom, nom_w, nom_nv, nom_index, nom_card, leaf,
+                s, X, i, k, total):
+    """Naive Bayes' vote for class k at ``leaf`` (statistics slot s) as MOA's
+    ``NaiveBayes.doNaiveBayesPrediction`` computes it: the class's share of the leaf's counts
+    times each attribute's likelihood in attribute order, in linear space, the Gaussian density
+    as MOA's ``GaussianEstimator`` writes it."""
+    v = class_counts[leaf, k] / total
+    if s >= 0:
+        for j in range(X.shape[1]):   # in attribute order; a missing value is skipped
+            xj = X[i, j]
+            m = nom_index[j]
+            if m < 0 and xj == xj:   # numeric (xj == xj: not missing)
+                w = g_w[s, j, k]
+                if w <= 0.0:
+                    v *= 0.0
+                else:
+                    sd = math.sqrt(g_m2[s, j, k] / (w - 1.0)) if w > 1.0 else 0.0
+                    diff = xj - g_mean[s, j, k]
+                    if sd > 0.0:
+                        v *= (1.0 / (SQRT_2PI * sd)) * math.exp(-(diff * diff / (2.0 * sd * sd)))
+                    else:
+                        v *= 1.0 if diff == 0.0 else 0.0
+            elif m >= 0 and xj == xj:
+                nk = nom_w[s, m, k]
+                if nk <= 0.0:
+                    v *= 0.0
+                else:
+                    c = 0.0
+                    iv = int(xj)
+                    if 0 <= iv < nom_card[m] and iv == xj:
+                        c = nom[s, m, iv, k]
+                    v *= (c + 1.0) / (nk + nom_nv[s, m, k])
+    release(class_counts.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
+            nom_card.shape[0] + X.shape[0])
+    return v
+
+
+SQRT_2PI = math.sqrt(2.0 * math.pi)
+#: z^2 beyond which exp(-z^2 / 2) is 0.0 in double precision (exp underflows below -745.13)
+EXP_ZERO_Z2 = 1490.4
+#: z^2 from which exp(-z^2 / 2) is near the subnormal range (e^-700): MOA's products decide
+EXP_EDGE_Z2 = 1400.0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k):
+    """(out, edge) of class k's naive-Bayes score for row i at statistics slot s, for a row
+    whose squared z-scores sum beyond ``EXP_EDGE_Z2`` (:func:`leaf_predict` calls it then only:
+    every single one is below that sum).  MOA's factor exp(-z^2 / 2) is 0.0 in double precision
+    beyond z^2 = ``EXP_ZERO_Z2`` (the class is then out) and subnormal from about 1416
+    (``edge``: MOA's products must decide, :func:`moa_nb_resolve`).  The features are taken
+    in order, with :func:`gauss_term`'s sums, up to the first that puts the class out."""
+    quad = 0.0
+    piv = 1.0
+    lpiv = 0.0
+    n_gauss = 0
+    edge = False
+    for j in range(X.shape[1]):
+        m = nom_index[j]
+        xj = X[i, j]
+        if m >= 0 and xj == xj and nom_w[s, m, k] <= 0.0:   # (xj == xj: not missing)
+            return False, edge   # no count of the class for this feature: it is out
+        if m >= 0 or math.isnan(xj):
+            continue
+        q0 = quad
+        quad, piv, lpiv, n_gauss, dead = gauss_term(
+            g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv, n_gauss, True)
+        if dead:
+            return False, edge
+        if quad - q0 > EXP_ZERO_Z2:
+            return True, edge
+        if quad - q0 > EXP_EDGE_Z2:
+            edge = True
+    return False, edge
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf):
+    """Naive Bayes at ``leaf`` for row i as MOA computes it (:func:`moa_nb_vote` for every
+    class), for a row where :func:`leaf_predict` found two classes within rounding of each
+    other (equal products then go to the lower class, as in MOA) or a score near the bottom of
+    the double range (MOA's linear product, or one of its factors exp(-z^2 / 2), underflows to
+    0 there).  Returns (the prediction, naive Bayes' class): MOA's argmax, the first largest
+    vote, class 0 when every vote is 0; with ``need_probs`` the probabilities go to ``out``
+    where naive Bayes predicts.  Off the fast path: the loop calls it for such rows only."""
+    K = T.class_counts.shape[1]
+    s = T.stats_slot[leaf]
+    total = 0.0
+    for k in range(K):
+        total += T.class_counts[leaf, k]
+    nb = 0
+    best_v = -1.0
+    top = -np.inf
+    for k in range(K):
+        v = moa_nb_vote(T.class_counts, T.g_w, T.g_mean, T.g_m2, T.nom, T.nom_w, T.nom_nv,
+                        C.nom_index, C.nom_card, leaf, s, X, i, k, total)
+        buf[k] = math.log(v) if v > 0.0 else -np.inf
+        top = max(top, buf[k])
+        if v > best_v:
+            nb = k
+            best_v = v
+    p = mc_pred
+    if mode == LEAF_NB or (mode == LEAF_NBA and T.mc_correct[leaf] <= T.nb_correct[leaf]):
+        p = nb
+        if need_probs:
+            norm = 0.0
+            for k in range(K):
+                buf[k] = math.exp(buf[k] - top) if top > -np.inf else 1.0
+                norm += buf[k]
+            for k in range(K):
+                out[k] = buf[k] / norm
+    return p, nb
+
+
+@inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
-                 nom_w, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs, out,
-                 buf):
+                 nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
+                 out, buf):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
-    leaf's two largest counts and their total); with ``need_probs`` the class probabilities go
-    to ``out`` (``buf`` is scratch).  (The counts are for 003's Frugal step; where the loop
-    does not use them numba drops their computation.)"""
+    leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
+    computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
+    ``out`` (``buf`` is scratch).  (The counts are for 003's Frugal step; where the loop does
+    not use them numba drops their computation.)"""
     K = class_counts.shape[1]
     d = X.shape[1]
     total = 0.0
@@ -138,10 +261,14 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                 out[k] = class_counts[leaf, k] / total if total > 0.0 else 1.0 / K
     p = mc_pred
     nb_pred = mc_pred
+    near = False
     if (mode == LEAF_NB or mode == LEAF_NBA) and total > 0.0 and total >= nb_threshold:
         s = stats_slot[leaf]
         top = -np.inf
-        nb_pred = 0
+        runner_up = -np.inf
+        lowest = 0.0   # the lowest log-score of a class that naive Bayes keeps alive
+        edge = False   # a Gaussian factor near the bottom of the double range
+        nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
         for k in range(K):
             ck = class_counts[leaf, k]
@@ -171,7 +298,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                             c = 0.0
                             if 0 <= v < card and v == xj:
                                 c = nom[s, m, v, k]
-                            pn *= (c + 1.0) / (nk + card)
+                            pn *= (c + 1.0) / (nk + nom_nv[s, m, k])
                             if pn < 1e-50:
                                 lpn += math.log(pn)
                                 pn = 1.0
@@ -179,34 +306,46 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                         quad, piv, lpiv, n_gauss, dead = gauss_term(
                             g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
                             n_gauss, True)
+                if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
+                    out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X,
+                                                   i, k)
+                    dead = dead or out_k
+                    edge = edge or edge_k
                 if not dead:
                     # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
                     # factors kept in [1e-50, 1e50]
                     r = ck * inv_total * pn
                     logv = 0.5 * math.log(r * r * piv) + lpn + 0.5 * lpiv \
                         - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+                    lowest = min(lowest, logv)
             buf[k] = logv
             if logv > top:
-                top = logv
                 nb_pred = k
-        if top > -np.inf:  # else NB gives every class 0: fall back to MC
-            if mode == LEAF_NB or (mode == LEAF_NBA and
-                                   mc_correct[leaf] <= nb_correct[leaf]):
-                p = nb_pred
-                if need_probs:   # the exponentials only when asked for
-                    norm = 0.0
-                    for k in range(K):
-                        buf[k] = math.exp(buf[k] - top)
-                        norm += buf[k]
-                    for k in range(K):
-                        out[k] = buf[k] / norm
-        else:
-            nb_pred = mc_pred
+            runner_up = max(runner_up, min(top, logv))   # no branch: the two largest
+            top = max(top, logv)
+        # MOA's own products must decide (moa_nb_resolve, called by the loop) when the two
+        # largest scores are within rounding of each other, or a score is near the bottom of
+        # the double range, where MOA's product or one of its factors exp(-z^2 / 2) underflows
+        # (a leaf without statistics compares its counts' shares, as MOA: nothing to settle)
+        near = s >= 0 and (top - runner_up <= 1e-9 * (1.0 + abs(top)) or lowest < -700.0 or
+                           edge)
+        if mode == LEAF_NB or (mode == LEAF_NBA and mc_correct[leaf] <= nb_correct[leaf]):
+            p = nb_pred
+            if need_probs and top > -np.inf:   # the exponentials only when asked for
+                norm = 0.0
+                for k in range(K):
+                    buf[k] = math.exp(buf[k] - top)
+                    norm += buf[k]
+                for k in range(K):
+                    out[k] = buf[k] / norm
+            elif need_probs:   # NB gives every class 0: no class is more probable
+                for k in range(K):
+                    out[k] = 1.0 / K
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
-            nom.shape[0] + nom_w.shape[0] + nom_index.shape[0] + nom_card.shape[0] +
-            X.shape[0] + out.shape[0] + buf.shape[0])
-    return p, mc_pred, nb_pred, first, second, total
+            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0])
+    return p, mc_pred, nb_pred, first, second, total, near
 
 
 @inline
@@ -229,26 +368,31 @@ def welford_update(g_w, g_mean, g_m2, s, j, c, xj):
 
 
 @inline
-def observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
+def observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
     """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
-    and West's weighted Welford update (``observers.gaussian_update``, weight 1) per (numeric
-    feature, class).  Missing values are not observed."""
+    with the highest code each class has shown (plus one, ``nom_nv``), and West's weighted
+    Welford update (``observers.gaussian_update``, weight 1) per (numeric feature, class).
+    Missing values are not observed."""
     for j in range(X.shape[1]):
         xj = X[i, j]
         if math.isnan(xj):
             continue
         m = nom_index[j]
         if m >= 0:
-            nom[s, m, int(xj), c] += 1.0
+            v = int(xj)
+            nom[s, m, v, c] += 1.0
             nom_w[s, m, c] += 1.0
+            if v >= nom_nv[s, m, c]:
+                nom_nv[s, m, c] = v + 1.0
         else:
             welford_update(g_w, g_mean, g_m2, s, j, c, xj)
             if xj < g_min[s, j, c]:
                 g_min[s, j, c] = xj
             if xj > g_max[s, j, c]:
                 g_max[s, j, c] = xj
-    release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + g_w.shape[0] +
-            g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
+    release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
+            g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] +
+            X.shape[0])
 
 
 @inline
@@ -263,13 +407,24 @@ def score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode):
 
 
 @inline
-def due_for_split(class_counts, last_eval, leaf, grace):
-    """True when the leaf's weight grew by the grace period since its last split attempt (which
-    it then records)."""
+def due_for_split(class_counts, last_eval, counts, leaf, grace):
+    """True when the leaf is due for a split attempt; it has just learned an instance.
+
+    ``counts`` None (``GRACE_WEIGHT``, MOA's Hoeffding tree): when the leaf's weight grew by the
+    grace period since its last attempt; the weight includes the fractional counts the leaf
+    inherited from its parent's split, so rounding can put an attempt one instance later, as in
+    MOA.  ``counts`` the tree's ``n_learned`` (``GRACE_COUNT``, MOA's EFDT and 004's code): when
+    the number of instances the leaf has learned since it was made is a multiple of the grace
+    period.  (None compiles the loop's variant without the count.)  The weight at the attempt is
+    recorded either way (``last_eval``)."""
     total = 0.0
     for k in range(class_counts.shape[1]):
         total += class_counts[leaf, k]
-    due = total - last_eval[leaf] >= grace
+    if counts is None:
+        due = total - last_eval[leaf] >= grace
+    else:
+        counts[leaf] += 1
+        due = counts[leaf] % grace == 0.0
     if due:
         last_eval[leaf] = total
     release(class_counts.shape[0] + last_eval.shape[0])
@@ -286,8 +441,8 @@ def attempt_split(T, C, leaf, merits, cuts, post):
 
 
 @inline
-def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, g_w, g_mean,
-                     g_m2, g_min, g_max, X, i, c):
+def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, nom_nv,
+                     g_w, g_mean, g_m2, g_min, g_max, X, i, c):
     """UPDATE_PATH (HATT): every inner node on row i's path (``path[:length - 1]``, root first;
     the leaf is ``path[length - 1]`` and learns as every leaf does) counts it and adds it to the
     statistics it kept."""
@@ -296,10 +451,10 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
         class_counts[node, c] += 1.0
         s = stats_slot[node]
         if s >= 0:
-            observe(nom_index, nom, nom_w, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c)
+            observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c)
     release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
-            nom.shape[0] + nom_w.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
-            g_min.shape[0] + g_max.shape[0] + X.shape[0])
+            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
 
 
 @inline
@@ -393,7 +548,7 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
         T.class_counts[node, c] += 1.0
         if T.stats_slot[node] < 0:
             T.stats_slot[node] = alloc_slot(T)
-        observe(C.nom_index, T.nom, T.nom_w, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
+        observe(C.nom_index, T.nom, T.nom_w, T.nom_nv, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
                 T.stats_slot[node], X_mem, i, c)
         learned += 1
     T.last_eval[node] = learned

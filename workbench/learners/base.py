@@ -50,6 +50,15 @@ from ..core.params import (
     P_REEVAL_RULE,
     P_REEVAL_CLOCK,
     P_MERITS,
+    P_GRACE_CLOCK,
+    P_RANGE,
+    P_NULL_SUM,
+    P_ATTEMPTS,
+    P_USED_NOMINAL,
+    GRACE_CLOCKS,
+    RANGES,
+    NULL_SUMS,
+    ATTEMPT_COUNTS,
     REEVAL_CLOCKS,
     MERIT_ESTIMATES,
     P_SPLIT_RULE,
@@ -59,8 +68,8 @@ from ..core.params import (
     UPDATES,
     Config,
 )
-from ..core.rules import RULE_LABELS
 from ..core.criteria import merit_range
+from ..core.rules import RULE_LABELS
 from ..core import split as sp
 from ..core.validate import (
     as_labels,
@@ -93,6 +102,14 @@ _BOUND_NAMES = {
     "ctree": "C-Tree eq. (7)",  # De Rosa & Cesa-Bianchi, Theorem 4
     "ctree_practical": "C-Tree eq. (10)",  # De Rosa & Cesa-Bianchi, the experiments' radius
 }
+
+
+def _instances_to_go(period: float, since: float) -> int:
+    """Instances until a count that grows by one per instance, now ``since``, reaches
+    ``period``: at least one (the test runs after an instance is learned).  The count may be a
+    sum of weights that holds fractions, so rounding can leave it a hair below a whole number
+    (199.99999999999997 needs one more instance, not 2.3e-13 of one)."""
+    return max(1, math.ceil(period - since - 1e-9))
 
 
 def reeval_sentence(r: dict) -> str:
@@ -230,6 +247,17 @@ class BaseTree(ClassifierAPI):
     _reeval_clock = "node"
     #: the merit estimate the rules compare: "current" or "moa" (MOA's EFDT running sums)
     _merits = "current"
+    #: what the grace period counts: "weight" (MOA's Hoeffding tree) or "count" (MOA's EFDT)
+    _grace_clock = "weight"
+    #: the range R of the information gain: "moa" (log2 of the node's class-vector length, as
+    #: MOA computes it), "created" (004's code) or "classes" (log2 K)
+    _range = "moa"
+    #: "moa" merits: how a leaf adds the null split's merit ("clamped": MOA, "raw": 004's code)
+    #: and what an attempt adds to the count ("one", or "per_candidate": 004's VFDT)
+    _null_sum = "clamped"
+    _attempts = "one"
+    #: a leaf never splits on a nominal attribute tested above it (MOA's EFDT)
+    _used_nominal = False
     #: where numeric features may be cut: "gaussian" (MOA's equal steps) or "fixed"
     #: (``_fixed_cuts``: one sequence of candidate cut points per feature)
     _cut_policy = "gaussian"
@@ -449,12 +477,6 @@ class BaseTree(ClassifierAPI):
                 out[role] = f
         return out
 
-    def _value_range(self) -> float:
-        """R: the range of the criterion's gain, as the bound gets it."""
-        if self._p.criterion == "user":
-            return self._p.criterion_range
-        return float(merit_range(self._p.n_classes, CRITERIA[self._p.criterion]))
-
     def _probe_functions(self, p) -> None:
         """Call the user's bound and criterion from Python on a few typical arguments, so that
         one that raises, returns NaN or a negative epsilon is reported now, by name, and not from
@@ -552,6 +574,11 @@ class BaseTree(ClassifierAPI):
         p[P_REEVAL_RULE] = RULES[self._reeval_rule]
         p[P_REEVAL_CLOCK] = REEVAL_CLOCKS[getattr(q, "reeval_clock", self._reeval_clock)]
         p[P_MERITS] = MERIT_ESTIMATES[getattr(q, "merits", self._merits)]
+        p[P_GRACE_CLOCK] = GRACE_CLOCKS[getattr(q, "grace_clock", self._grace_clock)]
+        p[P_RANGE] = RANGES[getattr(q, "range", self._range)]
+        p[P_NULL_SUM] = NULL_SUMS[getattr(q, "null_sum", self._null_sum)]
+        p[P_ATTEMPTS] = ATTEMPT_COUNTS[getattr(q, "attempts", self._attempts)]
+        p[P_USED_NOMINAL] = 1.0 if getattr(q, "used_nominal", self._used_nominal) else 0.0
         p[P_REEVAL] = getattr(q, "reeval_period", self._reeval_period)
         p[P_CUTS] = CUT_POLICIES[self._cut_policy]
         nom_index = np.full(q.n_features, -1, np.int64)
@@ -1058,7 +1085,7 @@ class BaseTree(ClassifierAPI):
             due = f"at the tree's instance {nxt:,} (every {period:g})"
         else:
             w = float(T.class_counts[node].sum())
-            due = f"after {max(0.0, period - (w - float(T.last_eval[node]))):g} more instances here"
+            due = f"after {_instances_to_go(period, w - float(T.last_eval[node])):,} more instances here"
         verdict = {sp.REEVAL_KEEP: "kept", sp.REEVAL_KILL: "killed", sp.REEVAL_REPLACE: "replaced"}
         return {
             "current": self.feature_names_[int(T.feature[node])],
@@ -1075,7 +1102,7 @@ class BaseTree(ClassifierAPI):
 
     def _candidate(self, j: int, merits, cuts) -> dict:
         name = self.feature_names_[j]
-        if j in self.nominal_features_ and self._p.binary_nominal:
+        if j in self.nominal_features_ and not np.isnan(cuts[j]):
             test = f"{name} == {int(cuts[j])}"
         elif j in self.nominal_features_:
             test = f"{name} (multiway)"
@@ -1100,8 +1127,12 @@ class BaseTree(ClassifierAPI):
             step["reeval"] = self._reeval_report(step["node"])
         ex.prediction = int(np.argmax(ex.proba))
         ex.predictor = self._predictor_used(node)
-        ex.since_last_test = ex.n - float(T.last_eval[node])
         ex.grace_period = float(self._p.grace_period)
+        if self._config.params[P_GRACE_CLOCK] == GRACE_CLOCKS["count"]:
+            # MOA's EFDT counts instances: the attempts come at multiples of the grace period
+            ex.since_last_test = float(int(T.n_learned[node]) % int(ex.grace_period))
+        else:
+            ex.since_last_test = ex.n - float(T.last_eval[node])
         ex.tau = self._p.tau
         ex.active = bool(T.active[node])
         outcome, b1, b2, eps, q, thr, merits, cuts = self._split_report(node)
@@ -1178,10 +1209,10 @@ class BaseTree(ClassifierAPI):
                 "This leaf no longer splits: it was deactivated (depth limit or memory "
                 "guard), so it only counts classes."
             )
-        wait = max(0.0, ex.grace_period - ex.since_last_test)
+        wait = _instances_to_go(ex.grace_period, ex.since_last_test)
         when = (
-            f"the next split test runs after {wait:g} more instances (grace period "
-            f"{ex.grace_period:g})"
+            f"the next split test runs after {wait:,} more instance{'s' if wait != 1 else ''} "
+            f"(grace period {ex.grace_period:g})"
         )
         if ex.n == 0:
             return f"This leaf has seen no instance yet; {when}."
@@ -1196,6 +1227,11 @@ class BaseTree(ClassifierAPI):
             )
         if outcome == sp.NO_SPLIT_DEPTH:
             return f"Not split: the leaf is at the maximum depth {self._p.max_depth}."
+        if outcome == sp.NO_SPLIT_USED:
+            return (
+                f"Not split: the rule picks {ex.best['test']}, but that nominal attribute is "
+                f"tested above this leaf, and MOA's EFDT never splits on it again below; {when}."
+            )
         # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
         q, f = ex.quantity, ex.threshold / ex.epsilon if ex.epsilon > 0 else 1.0
         level = "epsilon" if f == 1 else f"{f:g} x epsilon"
@@ -1218,7 +1254,7 @@ class BaseTree(ClassifierAPI):
             )
             return (
                 f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
-                f"test, after {wait:g} more instances."
+                f"test, after {wait:,} more instance{'s' if wait != 1 else ''}."
             )
         # NO_SPLIT_BOUND
         lead = (
@@ -1231,11 +1267,11 @@ class BaseTree(ClassifierAPI):
         )
         text = (
             f"Not split yet: {lead}, not more than {level} = {thr_txt}, and epsilon "
-            f"is still above tau = {ex.tau:g}"
+            f"is still above tau = {ex.tau:g}; the next test runs after {wait:,} more "
+            f"instance{'s' if wait != 1 else ''}"
         )
         if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
-            R = self._value_range()
-            k = R * R * math.log(1 / self._p.delta) / 2
+            k = ex.epsilon**2 * ex.n  # R^2 ln(1/delta) / 2, with this leaf's range R
             need = k / self._p.tau**2 if self._p.tau > 0 else math.inf
             if q > 0:
                 need = min(need, k * f * f / q**2)

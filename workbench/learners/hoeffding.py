@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
+from ..core.validate import check_choice
 from .base import BaseTree
+
+#: ``reference``: MOA's ``trees.HoeffdingTree``, or the VFDT of 004's own code (the
+#: repository github.com/chaitanya-m/kdd2018 that 004 cites, its baseline in Figures 1-14)
+REFERENCES = {
+    "moa": dict(grace_clock="weight", range="moa", merits="current", used_nominal=False),
+    # VFDT.java of 004's code: attempts every grace_period instances counted one by one; the
+    # rule compares running sums of merits, divided by a count that grows by one per candidate
+    # (the null split included, about d + 1 per attempt); a best merit below 1e-10 never
+    # splits; R from the leaf's class vector when it was made; no nominal attribute twice on a
+    # path
+    "kdd2018": dict(
+        grace_clock="count",
+        range="created",
+        merits="moa",
+        null_sum="raw",
+        attempts="per_candidate",
+        used_nominal=True,
+    ),
+}
 
 
 class HoeffdingTree(BaseTree):
@@ -19,7 +39,17 @@ class HoeffdingTree(BaseTree):
     ``epsilon < tau`` (the two are too close to matter).  Numeric features are summarised per
     class by a Gaussian with ``n_split_points`` candidate cut points; nominal features split
     multiway.  Leaves predict by majority class (``"mc"``), naive Bayes (``"nb"``) or adaptive
-    naive Bayes (``"nba"``, the default of MOA and River).  Defaults are MOA's and River's.
+    naive Bayes (``"nba"``, the default of MOA and River).  Defaults are MOA's and River's,
+    and so are the details (``reference="moa"``): an attempt when the leaf's weight grew by
+    ``grace_period`` since its last one; R = log2 of the length of the leaf's class-count vector
+    (log2 K once every class has reached it); MOA's order of the candidates (ties go to the
+    later feature; a nominal feature's candidate is the multiway split or, where its merit is
+    higher, MOA's binary test ``x == v``).
+
+    ``reference="kdd2018"`` is the VFDT of 004's own code (the baseline of 004's figures): the
+    leaf compares running sums of its candidates' merits divided by a count that grows by one
+    per candidate (the null split included), so its margins are about 1 / (d + 1) of MOA's, and
+    it splits on them, or on a tie (``epsilon < tau``), only when the best merit reaches 1e-10.
 
     Parameters
     ----------
@@ -52,6 +82,7 @@ class HoeffdingTree(BaseTree):
     memory_limit_mb : the tree stops growing (and leaves stop collecting statistics) rather than
         exceed this many megabytes (None: no limit).
     nb_threshold : naive Bayes only at leaves with at least this weight.
+    reference : ``"moa"`` (default) or ``"kdd2018"``, see above.
 
     Examples
     --------
@@ -77,3 +108,12 @@ class HoeffdingTree(BaseTree):
     >>> mine.explain_one(X[0]).bound_name
     'my_hoeffding'
     """
+
+    _extra_params = dict(reference="moa")
+
+    def _validated(self, n_features, n_classes, categories=None):
+        p = super()._validated(n_features, n_classes, categories)
+        p.reference = check_choice(self.reference, "reference", REFERENCES)
+        for name, value in REFERENCES[p.reference].items():
+            setattr(p, name, value)
+        return p
