@@ -270,7 +270,17 @@ def test_a_user_copy_of_every_builtin_criterion_grows_the_same_tree(name, copy_f
     assert np.array_equal(ra.predictions, rb.predictions)
     same_tree(a, b)
     assert a.n_leaves > 2 or name == "error"
-    assert a.explain_one(X[5]).candidates == b.explain_one(X[5]).candidates
+    ca, cb = a.explain_one(X[5]).candidates, b.explain_one(X[5]).candidates
+    if name != "info_gain":
+        assert ca == cb
+    else:
+        # the built-in information gain takes the leaf's entropy in MOA's order of operations
+        # and a Gaussian cut's branches in the faster one (core/criteria.py), which no single
+        # user function reproduces to the last bit: the merits agree to rounding, the rest exactly
+        merits = [c.pop("merit") for c in ca], [c.pop("merit") for c in cb]
+        assert ca == cb
+        np.testing.assert_allclose(merits[0], merits[1], rtol=1e-12, atol=0)
+        assert merits[0] != merits[1]  # the two orders do differ here (else use the exact check)
 
 
 def test_a_user_criterion_under_ctree_practical_and_a_nominal_stream():
