@@ -254,6 +254,10 @@ def gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, s, j, cut, post):
     """Estimated class weights left (``post[0]``, x <= cut) and right (``post[1]``) of a cut."""
     for k in range(g_w.shape[2]):
         post[0, k], post[1, k] = gaussian_split_weights(
-            max(g_w[s, j, k], 0.0), g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k],
-            g_max[s, j, k], cut
+            max(g_w[s, j, k], 0.0),
+            g_mean[s, j, k],
+            g_m2[s, j, k],
+            g_min[s, j, k],
+            g_max[s, j, k],
+            cut,
         )
