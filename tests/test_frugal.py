@@ -271,6 +271,37 @@ def test_minibatch_queries_use_the_model_at_the_batch_start():
     assert not np.array_equal(online.queried.astype(bool), asked)
 
 
+def test_minibatch_initial_set_then_the_rule_with_the_model_that_learned_it():
+    """The thesis: initialise HT(S), then ask with HT(S).  With S = 200 rows and batches of
+    1,000, the first batch's other 800 rows are predicted and decided by the model that has
+    learned S (not by the empty tree, whose margin 0 would ask for every one of them)."""
+    X, y = streams.sea(5_000, seed=4)
+    alpha, batch, S, grace = 0.25, 1_000, 200, 200
+    res = evaluate.minibatch(
+        FrugalHoeffdingTree(3, 2, alpha=alpha, n_initial=S, grace_period=grace),
+        X,
+        y,
+        batch_size=batch,
+    )
+    model = HoeffdingTree(3, 2, leaf_prediction="laplace", grace_period=grace).prepare(X)
+    preds, asked = [model.predict(X[:S])], [np.ones(S, bool)]
+    model.partial_fit(X[:S], y[:S])
+    cuts = [S, *range(batch, len(y), batch), len(y)]
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        Xb, yb = X[lo:hi], y[lo:hi]
+        preds.append(model.predict(Xb))
+        top = np.sort(model.predict_proba(Xb), axis=1)[:, ::-1]
+        mask = top[:, 0] - top[:, 1] < alpha
+        asked.append(mask)
+        if mask.any():
+            model.partial_fit(Xb[mask], yb[mask])
+    pred, asked = np.concatenate(preds), np.concatenate(asked)
+    assert np.array_equal(res.predictions, pred)
+    assert np.array_equal(res.queried.astype(bool), asked)
+    assert res.batch_labels[0] == S + asked[S:batch].sum() < batch
+    assert res.labels_used == asked.sum()
+
+
 def test_decide_rows_budget_and_random_strategy_in_minibatch():
     X, y = streams.sea(6_000, seed=1)
     res = evaluate.minibatch(

@@ -64,6 +64,14 @@ def leaves_per_kilo(result, model):
     return 1000.0 * model.n_leaves / result.n
 
 
+def seeded_draws(seed, n=5, fail_on=None):
+    """A function of a seed for sweep.apply: a few draws of numpy's generator, and the pid."""
+    if seed == fail_on:
+        raise ArithmeticError(f"seed {seed} is refused")
+    x = np.random.default_rng(seed).random(n)
+    return {"mean": float(x.mean()), "first": float(x[0]), "pid": os.getpid()}
+
+
 def _same_results(a: pd.DataFrame, b: pd.DataFrame):
     cols = [c for c in a.columns if c not in VOLATILE]
     pd.testing.assert_frame_equal(a[cols].reset_index(drop=True), b[cols].reset_index(drop=True))
@@ -412,6 +420,52 @@ def test_dask_local_cluster_gives_the_local_results_cell_for_cell(local_results,
     )
     _same_results(local[:1], by_address[:1])
     assert not client.status == "closed"  # our client is not closed by run()
+
+
+def test_apply_runs_a_function_of_a_seed_on_every_backend(cluster):
+    """sweep.apply: the same rows in this process, in local workers and on Dask, one per
+    (keyword set, seed), each equal to a direct call."""
+    lc, client = cluster
+    kw = [{"n": 5}, {"n": 50}]
+    serial = sweep.apply(seeded_draws, [3, 1, 2], kw, backend="serial", progress=False)
+    local = sweep.apply("test_sweep:seeded_draws", [3, 1, 2], kw, processes=2, progress=False)
+    on_dask = sweep.apply(seeded_draws, [3, 1, 2], kw, client=client, progress=False)
+    assert list(serial.seed) == [3, 1, 2, 3, 1, 2]
+    for k in serial.kwargs:
+        assert json.loads(k) in kw
+    want = [seeded_draws(s, **json.loads(k))["mean"] for k, s in zip(serial.kwargs, serial.seed)]
+    for df in (serial, local, on_dask):
+        assert list(df["mean"]) == want and (df.error == "").all()
+    assert set(serial.pid) == {os.getpid()}
+    assert os.getpid() not in set(local.pid) and os.getpid() not in set(on_dask.pid)
+    assert set(on_dask.pid) <= set(client.run(os.getpid).values())
+    # workbench.claims runs a paper's seeds the same way: one row per seed, parts merged
+    from workbench import claims
+
+    per_seed = claims.run_seeds(seeded_draws, [3, 1], {"n": 5}, client=client, progress=False)
+    assert list(per_seed.seed) == [3, 1]
+    assert list(per_seed["mean"]) == [seeded_draws(s, n=5)["mean"] for s in (3, 1)]
+
+
+def test_apply_reports_a_failing_call_and_refuses_bad_input():
+    with pytest.raises(RuntimeError, match="1 of 3 calls failed; the first, seed 2: Arith"):
+        sweep.apply(seeded_draws, [1, 2, 3], {"fail_on": 2}, backend="serial", progress=False)
+    df = sweep.apply(
+        seeded_draws, [1, 2], {"fail_on": 2}, backend="serial", progress=False, errors="keep"
+    )
+    assert df.error.iloc[0] == "" and df.error.iloc[1].startswith("ArithmeticError: seed 2")
+    for kwargs, match in [
+        (dict(function=lambda seed: {}, seeds=[1]), "not importable"),
+        (dict(function="test_sweep.seeded_draws", seeds=[1]), "module:function"),
+        (dict(function=leaves_per_kilo, seeds=[1]), "seed="),
+        (dict(function=seeded_draws, seeds=[-1]), "non-negative"),
+        (dict(function=seeded_draws, seeds=[1, 1]), "same cell twice"),
+        (dict(function=seeded_draws, seeds=[1], kwargs={"seed": 2}), "must not hold seed"),
+        (dict(function=seeded_draws, seeds=[1], kwargs={"m": 2}), "unexpected keyword"),
+        (dict(function=seeded_draws, seeds=[1], errors="ignore"), "errors must be"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            sweep.apply(**kwargs, backend="serial", progress=False)
 
 
 def test_dask_worker_killed_mid_sweep_every_cell_once(cluster, tmp_path):

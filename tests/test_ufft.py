@@ -346,3 +346,37 @@ def test_pair_naive_bayes_against_plain_logs(scale):
         assert l1 == pytest.approx(ref[1], rel=1e-9, abs=1e-6)
         if abs(ref[0] - ref[1]) > 1e-6:
             assert nb_class(cc, slot, w, mean, m2, 0, x, 0) == (0 if ref[0] > ref[1] else 1)
+
+
+def test_leaves_grown_after_a_prune_start_from_the_new_context_only():
+    """002: after a drift the new context starts where the warning began, and the pruned node's
+    leaf is rebuilt from the remembered rows since then.  A leaf that later grows below it must
+    not be refilled with rows from before the warning either (the old concept): right after its
+    first split the forest holds only new-context rows and predicts the new concept."""
+    n0 = 6000
+    X, y = _flip_stream(n0, 3000, seed=7)
+    m = learners.UFFT(2, 2, grace_period=100, buffer_size=4000).fit(X[:n0], y[:n0])
+    root = m.roots[0]
+    pruned_at = split_at = None
+    for i in range(n0, len(y)):
+        before = m.drift_counts()
+        m.partial_fit(X[i : i + 1], y[i : i + 1])
+        after = m.drift_counts()
+        if pruned_at is None:
+            if after["drifts"] > before["drifts"] and after["last_prune_node"] == root:
+                pruned_at = i
+        elif after["attribute_splits"] + after["nb_splits"] > (
+            before["attribute_splits"] + before["nb_splits"]
+        ):
+            split_at = i
+            break
+    assert pruned_at is not None and split_at is not None
+    T = m.tree
+    leaves = np.flatnonzero((T.kind[: T.meta[0]] == 0) & (T.class_counts[: T.meta[0]].sum(1) > 0))
+    weight = T.class_counts[leaves].sum()
+    # every row in the leaves arrived after the flip (and after the warning that preceded the
+    # prune); refilled from the whole memory they would hold up to 4,000 rows, most of the old
+    # concept
+    assert 0 < weight <= split_at - n0 + 1
+    Xn, yn = _flip_stream(0, 2000, seed=8)
+    assert np.mean(m.predict(Xn) == yn) > 0.9

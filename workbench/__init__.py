@@ -22,6 +22,8 @@ _SUBMODULES = (
     "active",
     "drift",
     "sweep",
+    "claims",
+    "provenance",
     "viz",
     "experiments",
 )

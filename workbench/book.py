@@ -49,6 +49,8 @@ API_PACKAGES = (
     "workbench.active",
     "workbench.drift",
     "workbench.sweep",
+    "workbench.claims",
+    "workbench.provenance",
     "workbench.viz",
     "workbench.experiments",
     "workbench.core",

@@ -303,7 +303,8 @@ class Frugal(Strategy):
     With Laplace leaves (``leaf_prediction="laplace"``, 003 eq. (2)) the margin at a leaf with
     counts n_k is ``(n_(1) - n_(2)) / (n + K)`` < 1, so ``alpha = 1`` asks for every label.  The
     rule has no budget: the protocol runs it with budget 1 unless one is given (a budget then
-    caps the query rate as for the other strategies).  Deterministic: no random numbers.
+    caps the query rate as for the other strategies).  Deterministic: no random numbers.  The
+    default alpha is :class:`~workbench.learners.FrugalHoeffdingTree`'s (see there why 0.8).
 
     Examples
     --------
@@ -318,7 +319,7 @@ class Frugal(Strategy):
     code = FRUGAL
     name = "Frugal"
 
-    def __init__(self, alpha: float = 0.3, *, budget: float | None = None):
+    def __init__(self, alpha: float = 0.8, *, budget: float | None = None):
         if (
             isinstance(alpha, bool)
             or not isinstance(alpha, numbers.Real)

@@ -100,6 +100,7 @@ N_FPARAMS = 8
 class ForestState(NamedTuple):
     ddm: np.ndarray  # [N, 4] float64: n, errors, p_min, s_min per inner node
     warn_t: np.ndarray  # [N] int64: time the node's warning began, -1 if none
+    ctx_t: np.ndarray  # [N] int64: start of the context the node grew in (-1: the stream's)
     nb_tab: np.ndarray  # [N, 2, 2] float64: leaf NB prediction x true local class
     nb_on: np.ndarray  # [N] int8: 1 once the leaf scores its naive Bayes (after a tie)
     mem_X: np.ndarray  # [B, d] short-term memory
@@ -126,6 +127,7 @@ def allocate_forest(node_capacity: int, n_features: int, n_classes: int, buffer_
     return ForestState(
         ddm=ddm,
         warn_t=np.full(node_capacity, -1, np.int64),
+        ctx_t=np.full(node_capacity, -1, np.int64),
         nb_tab=np.zeros((node_capacity, 2, 2)),
         nb_on=np.zeros(node_capacity, np.int8),
         mem_X=np.zeros((buffer_size, n_features)),
@@ -150,6 +152,7 @@ def grow_forest(F: ForestState, node_capacity: int) -> ForestState:
     return F._replace(
         ddm=np.concatenate([F.ddm, pad_ddm]),
         warn_t=np.concatenate([F.warn_t, np.full(extra, -1, np.int64)]),
+        ctx_t=np.concatenate([F.ctx_t, np.full(extra, -1, np.int64)]),
         nb_tab=np.concatenate([F.nb_tab, np.zeros((extra, 2, 2))]),
         nb_on=np.concatenate([F.nb_on, np.zeros(extra, np.int8)]),
     )
@@ -305,10 +308,13 @@ def refill_leaf(T, C, F, node, other, root, r, since):
 def prune_node(T, C, F, node, root, r, since):
     """Drift at inner node ``node`` of tree r: its subtree is pruned, the node becomes a leaf
     whose counts and statistics are rebuilt from the rows remembered since ``since`` (the
-    warning's start).  Returns the rows it learned."""
+    warning's start, where 002 declares the new context to begin).  The leaf and every node
+    that later grows below it belong to that context (``ctx_t``).  Returns the rows it
+    learned."""
     F.depth_drifts[min(T.depth[node], F.depth_drifts.shape[0] - 1)] += 1
     kill_subtree(T, node, False)
     learned = refill_leaf(T, C, F, node, -1, root, r, since)
+    F.ctx_t[node] = since
     F.counters[F_LAST_NODE] = node
     F.counters[F_LAST_TREE] = r
     F.counters[F_LAST_T] = F.counters[F_T]
@@ -335,8 +341,16 @@ def nb_table_gain(T, C, F, leaf, post):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def split_children_from_memory(T, C, F, node, root, r):
-    """Initialise the two new leaves of ``node`` from the short-term memory (002)."""
-    refill_leaf(T, C, F, T.children[node, 0], T.children[node, 1], root, r, -1)
+    """Initialise the two new leaves of ``node`` from the short-term memory (002): the
+    remembered rows that fall into them, of ``node``'s context only.  Below a node pruned by a
+    drift that is the rows since the warning began (002: the new context starts there, and
+    pruning "forgets older examples"); elsewhere the whole memory."""
+    since = F.ctx_t[node]
+    c0 = T.children[node, 0]
+    c1 = T.children[node, 1]
+    refill_leaf(T, C, F, c0, c1, root, r, since)
+    F.ctx_t[c0] = since
+    F.ctx_t[c1] = since
     reset_node(F, node)
 
 

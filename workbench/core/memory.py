@@ -6,7 +6,7 @@ at ``head`` and the rows follow it, wrapping around.  Inserting a row at the bac
 oldest at the front each take constant time (no row is moved); a full buffer drops its oldest row
 when a new one comes in.  UFFT shares one buffer between all the trees of its forest and uses it
 to fill new leaves (after a split, and after a drift prunes a subtree: then only the rows since the
-warning, ``t >= k_w``).
+warning, ``t >= k_w``, for the pruned node and for every leaf that later grows below it).
 """
 
 from __future__ import annotations

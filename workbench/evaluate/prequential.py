@@ -300,11 +300,9 @@ def minibatch(
     at the batch's start, as the batch's predictions are (class probabilities, and the leaf
     each row reaches), in the order of the rows and within ``budget`` as in
     :func:`prequential`.  A learner with its own rule (``FrugalHoeffdingTree``) uses it when no
-    strategy is given, after learning its initial set in full.
+    strategy is given, after learning its initial set S in full: if S ends inside a batch, the
+    rest of that batch is predicted and decided by the model that has learned S.
     """
-    from ..active.strategies import decide_rows
-    from ..core import engine
-
     X, y = model._check_Xy(X, y)
     if (
         isinstance(batch_size, bool)
@@ -339,39 +337,24 @@ def minibatch(
     start = time.perf_counter()
     for b in range(n_batches):
         lo, hi = b * batch_size, min(n, (b + 1) * batch_size)
-        Xb, yb = X[lo:hi], y[lo:hi]
-        pred[lo:hi] = model._predict_checked(Xb)
         if strategy is None:
-            model._learn_all(Xb, yb)
+            pred[lo:hi] = model._predict_checked(X[lo:hi])
+            model._learn_all(X[lo:hi], y[lo:hi])
             labels[b] = hi - lo
-        else:
-            T = model._state
-            proba = np.zeros((hi - lo, K))
-            engine.predict_proba(T, model._config, Xb, proba)
-            leaf = np.zeros(hi - lo, np.int64)
-            engine.apply_batch(T, Xb, leaf)
-            counts = T.class_counts[leaf]
-            m = counts.sum(axis=1)
-            gap = np.where(m > 0, np.abs(counts.max(axis=1) / np.maximum(m, 1e-300) - 0.5), 0.0)
-            mask = queried[lo:hi]
-            k = model._take_initial(hi - lo) if own else 0
-            mask[:k] = 1
-            decide_rows(
-                strategy.code,
-                strategy.params,
-                strategy.state,
-                strategy.rng,
-                float(budget),
-                proba[k:],
-                gap[k:],
-                m[k:],
-                counters,
-                mask[k:],
-            )
-            sel = mask.astype(bool)
-            if sel.any():
-                model._learn_all(Xb[sel], yb[sel])
-            labels[b] = int(sel.sum())
+            leaves[b] = model.n_leaves
+            continue
+        # the learner's initial set S (its first rows, learned in full) may end inside the
+        # batch: its rows are predicted, then learned; the rest of the batch is predicted and
+        # decided by the model that has learned S (the thesis's HT(S)), as a batch of its own
+        k = model._take_initial(hi - lo) if own else 0
+        if k:
+            pred[lo : lo + k] = model._predict_checked(X[lo : lo + k])
+            model._learn_all(X[lo : lo + k], y[lo : lo + k])
+            queried[lo : lo + k] = 1
+        if lo + k < hi:
+            _minibatch_rule(model, X[lo + k : hi], y[lo + k : hi], pred[lo + k : hi],
+                            queried[lo + k : hi], strategy, float(budget), counters)  # fmt: skip
+        labels[b] = int(queried[lo:hi].sum())
         leaves[b] = model.n_leaves
     seconds = time.perf_counter() - start
     correct = pred == y
@@ -398,6 +381,30 @@ def minibatch(
         batch_confusion=bc,
         batch_labels=labels,
     )
+
+
+def _minibatch_rule(model, Xb, yb, pred, mask, strategy, budget, counters):
+    """One mini-batch under a query rule: predict every row and decide every query with the
+    model as it stands (class probabilities, the leaf each row reaches), in row order and
+    within ``budget``; then learn the queried rows.  ``pred`` and ``mask`` are filled."""
+    from ..active.strategies import decide_rows
+    from ..core import engine
+
+    T = model._state
+    K = model.n_classes_
+    pred[:] = model._predict_checked(Xb)
+    proba = np.zeros((Xb.shape[0], K))
+    engine.predict_proba(T, model._config, Xb, proba)
+    leaf = np.zeros(Xb.shape[0], np.int64)
+    engine.apply_batch(T, Xb, leaf)
+    counts = T.class_counts[leaf]
+    m = counts.sum(axis=1)
+    gap = np.where(m > 0, np.abs(counts.max(axis=1) / np.maximum(m, 1e-300) - 0.5), 0.0)
+    decide_rows(strategy.code, strategy.params, strategy.state, strategy.rng, budget, proba,
+                gap, m, counters, mask)  # fmt: skip
+    sel = mask.astype(bool)
+    if sel.any():
+        model._learn_all(Xb[sel], yb[sel])
 
 
 @dataclass

@@ -133,7 +133,9 @@ class UFFT(BaseTree):
       ``p + s > p_min + ddm_warning s_min``, drift at ``p + s > p_min + ddm_drift s_min`` (MOA's
       strict comparisons, from ``ddm_min_instances`` on).  On a drift the top-most drifting
       node on the instance's path loses its subtree and becomes a leaf rebuilt from the
-      instances remembered since the warning began.
+      instances remembered since the warning began.  That is where 002 starts the new context,
+      and the leaves that later grow below the node start from its rows only (rows from
+      before the warning stay forgotten; elsewhere new leaves start from the whole memory).
 
     Numeric attributes only (the method is defined for them); a nominal column is an error.
 

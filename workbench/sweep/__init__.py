@@ -20,12 +20,18 @@ core), name a results file, and pass ``client=`` (a ``dask.distributed.Client``)
                    {"random_tree": {"n": 500_000}}, seeds=range(100),
                    results="fig3.csv")              # interrupted? run the same line again
 
+An experiment that is not one learner on one stream (a tuning grid, a batch kernel, several
+learners on the same draws) is a function of a seed; :func:`apply` runs it once per seed on the
+same backends (this is how ``workbench.claims`` runs a paper's seeds side by side)::
+
+    df = sweep.apply("mymodule:experiment", seeds=range(10), kwargs={"n_runs": 100})
+
 Modules: :mod:`~workbench.sweep.cells` (grids and cell identity), :mod:`~workbench.sweep.worker`
 (what runs a cell), :mod:`~workbench.sweep.backends` (serial, local processes, Dask),
 :mod:`~workbench.sweep.storage` (CSV and Parquet results files), :mod:`~workbench.sweep.progress`.
 """
 
-from .cells import Cell, expand
-from .runner import load, run
+from .cells import Cell, FunctionCell, expand
+from .runner import apply, load, run
 
-__all__ = ["run", "load", "expand", "Cell"]
+__all__ = ["run", "apply", "load", "expand", "Cell", "FunctionCell"]

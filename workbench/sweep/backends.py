@@ -114,6 +114,8 @@ def _init_worker(cells):
     from .cells import resolve_learner
 
     for cell in cells:
+        if not isinstance(cell, Cell):
+            continue  # a function cell loads what it needs itself
         try:
             warm(resolve_learner(cell.learner), cell)
         except Exception:  # noqa: BLE001
@@ -144,6 +146,8 @@ class LocalBackend:
         self.processes = max(1, min(self.processes, len(cells)))
         seen, warm_cells = set(), []
         for cell in cells:  # one cell per learner and protocol
+            if not isinstance(cell, Cell):
+                continue
             key = (cell.learner, cell.protocol, repr(cell.evaluate_kwargs))
             if key not in seen:
                 seen.add(key)

@@ -10,6 +10,11 @@ hundred bytes to ship, whatever the stream's length.
 Every cell has an identity, :attr:`Cell.cell_id`: a hash of the canonical JSON of everything
 that determines its result.  The results file stores it in its ``cell_id`` column, and a rerun
 skips the cells whose identity is already there.
+
+Not every experiment is one learner on one stream: a paper's claim may need a tuning grid, a
+batch kernel and a comparison of several learners on the same draws.  A
+:class:`FunctionCell` names an importable function of a seed, ``f(seed=s, **kwargs) -> dict``,
+and the same backends run it (:func:`workbench.sweep.apply`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,75 @@ class Cell:
             f"{self.learner}{to_json(self.params)} on "
             f"{self.stream}{to_json(self.stream_kwargs)}{seed}"
         )
+
+
+@dataclass
+class FunctionCell:
+    """One call ``function(seed=seed, **kwargs)`` of an importable function that returns a dict
+    of results (see :func:`workbench.sweep.apply`); described by names and numbers only."""
+
+    function: str  # "module:qualname"
+    kwargs: dict
+    seed: int
+    cell_id: str = ""
+
+    def __post_init__(self):
+        if not self.cell_id:
+            spec = {
+                "version": CELL_VERSION,
+                "function": self.function,
+                "kwargs": self.kwargs,
+                "seed": self.seed,
+            }
+            self.cell_id = hashlib.sha256(to_json(spec).encode()).hexdigest()[:20]
+
+    def describe(self) -> str:
+        """``module:function{"n":10} seed 3``."""
+        return f"{self.function}{to_json(self.kwargs)} seed {self.seed}"
+
+
+def expand_function(function, seeds, kwargs=None) -> list[FunctionCell]:
+    """The cells of :func:`workbench.sweep.apply`: every keyword set (a dict, or a list of
+    dicts) with every seed, in that order; checked before anything runs."""
+    if isinstance(function, str):
+        name = function if ":" in function else None
+        if name is None:
+            raise ValueError(f"a function is named 'module:function'; got {function!r}")
+        fn = resolve_name(name, "function")
+    else:
+        fn = function
+        name = import_name(fn, "function")
+    if not callable(fn) or inspect.isclass(fn):
+        raise ValueError(f"{name} is not a function")
+    if not _takes(fn, "seed"):
+        raise ValueError(f"{name} must take a keyword argument seed=")
+    sets = [{}] if kwargs is None else kwargs
+    if isinstance(sets, Mapping):
+        sets = [sets]
+    if not isinstance(sets, (list, tuple)) or not sets:
+        raise ValueError(f"kwargs must be a dict or a non-empty list of dicts; got {kwargs!r}")
+    seeds = list(_alternatives(seeds))
+    for sd in seeds:
+        if isinstance(sd, bool) or not isinstance(sd, numbers.Integral) or sd < 0:
+            raise ValueError(f"seeds must be non-negative integers; got {sd!r}")
+    cells, seen = [], set()
+    for kw in sets:
+        if not isinstance(kw, Mapping):
+            raise ValueError(f"kwargs must be dicts; got {kw!r}")
+        if "seed" in kw:
+            raise ValueError("kwargs must not hold seed: the sweep passes each seed")
+        try:
+            inspect.signature(fn).bind(seed=0, **kw)
+        except TypeError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        canonical(kw, f"keyword arguments of {name}")
+        for sd in seeds:
+            cell = FunctionCell(name, dict(kw), int(sd))
+            if cell.cell_id in seen:
+                raise ValueError(f"the sweep lists the same cell twice: {cell.describe()}")
+            seen.add(cell.cell_id)
+            cells.append(cell)
+    return cells
 
 
 # --------------------------------------------------------------------------- canonical JSON

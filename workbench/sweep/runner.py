@@ -6,7 +6,7 @@ import json
 
 from . import schema
 from .backends import DaskBackend, LocalBackend, SerialBackend, drive
-from .cells import expand
+from .cells import expand, expand_function
 from .progress import Progress
 from .storage import clean_row, open_results, read_rows
 
@@ -145,6 +145,105 @@ def run(
         if store is not None:
             store.close()
     return to_frame([finished[cell.cell_id] for cell in cells], columns)
+
+
+def apply(
+    function,
+    seeds,
+    kwargs=None,
+    *,
+    client=None,
+    address=None,
+    backend=None,
+    processes=None,
+    progress=True,
+    chunk_seconds=0.5,
+    max_attempts=3,
+    errors="raise",
+):
+    """Call an importable function once per seed (and per keyword set), side by side on the
+    sweep's backends: ``function(seed=s, **kw)`` must return a dict of results.
+
+    This is the sweep for experiments that are not one learner on one stream (a tuning grid,
+    a batch kernel over many runs, several learners compared on the same draws): whatever a
+    seed determines, written as a function of the seed.
+
+    Parameters
+    ----------
+    function : an importable function (defined at the top level of a module, not in a
+        notebook) or its name ``"module:function"``; it takes ``seed=`` and returns a dict.
+    seeds : the seeds (non-negative integers).
+    kwargs : keyword arguments of every call: a dict, or a list of dicts (every set runs with
+        every seed).  They must be plain data (numbers, strings, lists, dicts), as for
+        :func:`run`.
+    client, address, backend, processes, progress, chunk_seconds, max_attempts : as in
+        :func:`run` (local worker processes by default, a Dask cluster with ``client=``).
+    errors : ``"raise"`` (default: a call that raised makes this a ``RuntimeError`` naming it)
+        or ``"keep"`` (its row has the error, the others their results).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per call in the order keyword set, seed: ``function``, ``kwargs`` (JSON),
+        ``seed``, one column per key the function returned, then ``error``,
+        ``cell_seconds``, ``cpu_seconds``, ``worker`` and ``finished``.
+
+    Examples
+    --------
+    >>> from workbench import sweep
+    >>> df = sweep.apply("workbench.sweep.runner:_example", seeds=[1, 2, 3], kwargs={"n": 4},
+    ...                  backend="serial", progress=False)
+    >>> df[["seed", "total"]].values.tolist()
+    [[1, 5], [2, 6], [3, 7]]
+    """
+    import pandas as pd
+
+    from .worker import FUNCTION_HEAD, FUNCTION_TAIL
+
+    if errors not in ("raise", "keep"):
+        raise ValueError(f"errors must be 'raise' or 'keep'; got {errors!r}")
+    cells = expand_function(function, seeds, kwargs)
+    runner = _backend(backend, client, address, processes)
+    finished = {}
+    bar = Progress(len(cells), 0, progress)
+    complete = False
+    try:
+        be = runner()
+        try:
+            for rows in drive(be, cells, chunk_seconds=chunk_seconds, max_attempts=max_attempts):
+                fresh = [r for r in rows if r["cell_id"] not in finished]
+                for row in fresh:
+                    finished[row["cell_id"]] = row
+                bar.update(fresh)
+            complete = True
+        finally:
+            be.close(cancel=not complete)
+    finally:
+        bar.close()
+    rows = [finished[cell.cell_id] for cell in cells]
+    bad = [r for r in rows if r["error"]]
+    if bad and errors == "raise":
+        raise RuntimeError(
+            f"{len(bad)} of {len(rows)} calls failed; the first, seed {bad[0]['seed']}: "
+            f"{bad[0]['error']}"
+        )
+    keys = []
+    for r in rows:
+        keys.extend(k for k in r["results"] if k not in keys)
+    records = [
+        {
+            **{c: r[c] for c in FUNCTION_HEAD[1:]},
+            **{k: r["results"].get(k) for k in keys},
+            **{c: r[c] for c in FUNCTION_TAIL},
+        }
+        for r in rows
+    ]
+    return pd.DataFrame.from_records(records, columns=FUNCTION_HEAD[1:] + keys + FUNCTION_TAIL)
+
+
+def _example(seed, n=1):
+    """The function of :func:`apply`'s example (importable by the workers)."""
+    return {"total": seed + n}
 
 
 def _backend(backend, client, address, processes):

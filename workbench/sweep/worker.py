@@ -29,9 +29,11 @@ import numpy as np
 from .cells import (
     CLASS_METRICS,
     Cell,
+    FunctionCell,
     curve_sample,
     fresh,
     resolve_learner,
+    resolve_name,
     resolve_stream,
     to_json,
 )
@@ -40,9 +42,36 @@ _warmed: set = set()
 _WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
-def run_chunk(cells: list[Cell]) -> list[dict]:
+def run_chunk(cells: list) -> list[dict]:
     """Rows of several cells, run one after the other (the unit a backend ships)."""
-    return [run_cell(cell) for cell in cells]
+    return [
+        run_function_cell(cell) if isinstance(cell, FunctionCell) else run_cell(cell)
+        for cell in cells
+    ]
+
+
+#: the columns of a function cell's row besides the function's own results
+FUNCTION_HEAD = ["cell_id", "function", "kwargs", "seed"]
+FUNCTION_TAIL = ["error", "cell_seconds", "cpu_seconds", "worker", "finished"]
+
+
+def run_function_cell(cell: FunctionCell) -> dict:
+    """The row of one :class:`FunctionCell`: the bookkeeping columns and the function's
+    results under ``"results"`` (never raises an ``Exception``)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    row = describe_row(cell)
+    try:
+        fn = resolve_name(cell.function, "function")
+        out = fn(seed=cell.seed, **fresh(cell.kwargs))
+        if not hasattr(out, "items"):
+            raise TypeError(f"{cell.function} returned {type(out).__name__}, not a dict")
+        clash = [k for k in out if k in FUNCTION_HEAD + FUNCTION_TAIL]
+        if clash:
+            raise ValueError(f"{cell.function} returned keys {clash} that name bookkeeping columns")
+        row["results"] = dict(out)
+    except Exception as exc:  # noqa: BLE001 (recorded)
+        row["error"] = describe_error(exc)
+    return _finished(row, start, cpu)
 
 
 def run_cell(cell: Cell) -> dict:
@@ -79,14 +108,33 @@ def run_cell(cell: Cell) -> dict:
         row["curve_t"], row["curve"] = to_json(t), to_json(curve)
     except Exception as exc:  # noqa: BLE001 (recorded)
         row["error"] = describe_error(exc)
+    return _finished(row, start, cpu)
+
+
+def _finished(row: dict, start: float, cpu: float) -> dict:
+    """``row`` with the cell's wall and processor time since ``start``/``cpu`` and the time
+    it finished."""
     row["cell_seconds"] = time.perf_counter() - start
     row["cpu_seconds"] = time.process_time() - cpu
     row["finished"] = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return row
 
 
-def describe_row(cell: Cell) -> dict:
+def describe_row(cell) -> dict:
     """The columns that say what ran, with everything measured still empty."""
+    if isinstance(cell, FunctionCell):
+        return {
+            "cell_id": cell.cell_id,
+            "function": cell.function,
+            "kwargs": to_json(cell.kwargs),
+            "seed": cell.seed,
+            "results": {},
+            "error": "",
+            "cell_seconds": None,
+            "cpu_seconds": None,
+            "worker": f"{socket.gethostname()}:{os.getpid()}",
+            "finished": "",
+        }
     row = {
         "cell_id": cell.cell_id,
         "learner": cell.learner,

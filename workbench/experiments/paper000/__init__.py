@@ -19,18 +19,21 @@ RandCBT (Alg. 4, Sec. VII-A)       :func:`prose_leaf_counts`, :func:`rand_cbt_by
 Figure 3                           :func:`fig3_grid` (through :func:`workbench.sweep.run`,
                                    shuffled or leaf-ordered streams), :func:`fig3_summary`,
                                    :func:`fig3_binned`, :func:`fig3_compare`,
-                                   :func:`fig3_claims`, :func:`fig3_verdict`, :func:`plot_fig3`
+                                   :func:`fig3_claims`, :func:`fig3_report`, :func:`plot_fig3`
 Table I and Figure 4               :func:`table1`, :func:`permuted`, :func:`fig4`,
                                    :func:`fig4_best`, :func:`fig4_compare`,
-                                   :func:`fig4_verdict`, :func:`plot_fig4`
+                                   :func:`fig4_report`, :func:`plot_fig4`
 Leaf predictor (Figs. 3-4)         :func:`leaf_predictor_table`
-Figure 5                           :func:`tune_c`, :func:`fig5`, :func:`fig5_ranks`,
-                                   :func:`fig5_verdict`, :func:`plot_fig5`
+Figure 5                           :func:`tune_c`, :func:`fig5`, :func:`fig5_run`,
+                                   :func:`fig5_ranks`, :func:`fig5_report`, :func:`plot_fig5`
+claims (over seeds)                :func:`claims` (:mod:`workbench.claims`), :func:`claims_spec`,
+                                   :func:`describe_claims_mode`, :func:`store_claims`,
+                                   :func:`stored_claims`
 =================================  ==========================================================
 
 Modules: ``section_3``, ``theorems_1_3``, ``theorem_4``, ``theorem_5``, ``randcbt``,
-``figure_3``, ``table_1``, ``figure_4`` and ``figure_5`` in the order of the table; ``_common``
-has the names, colours, mode and sizes they share.  Every public name is importable from here.
+``figure_3``, ``table_1``, ``figure_4``, ``figure_5`` and ``verdicts`` in the order of the
+table; ``_common`` has the names, colours, mode and sizes they share.  Every public name is importable from here.
 
 Conventions fixed here (the paper leaves them open or prints them wrongly; ``bounds`` and
 ``docs/bounds_findings.md`` have the evidence): ``q_k = P(Y=0, F=k)`` in Theorems 2-3, C-Tree
@@ -47,12 +50,14 @@ from .figure_3 import (
     fig3_grid,
     fig3_param_grid,
     fig3_summary,
-    fig3_verdict,
+    fig3_report,
     plot_fig3,
     rand_cbt_by_leaf,
 )
-from .figure_4 import fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_verdict, plot_fig4
-from .figure_5 import fig5, fig5_ranks, fig5_verdict, plot_fig5, tune_c
+from .figure_4 import fig4, fig4_best, fig4_compare, fig4_param_grid, fig4_report, plot_fig4
+from .figure_5 import fig5, fig5_ranks, fig5_report, fig5_run, plot_fig5, tune_c
+from .verdicts import claims, describe_claims_mode, store_claims, stored_claims
+from .verdicts import spec as claims_spec
 from .leaf_predictor import leaf_predictor_table
 from .randcbt import prose_leaf_counts, stepper_demo
 from .section_3 import gain_table, impurities, plot_impurities, upper_bound_check
@@ -106,7 +111,7 @@ __all__ = [
     "fig3_binned",
     "fig3_compare",
     "fig3_claims",
-    "fig3_verdict",
+    "fig3_report",
     "plot_fig3",
     "table1",
     "permuted",
@@ -114,11 +119,17 @@ __all__ = [
     "fig4",
     "fig4_best",
     "fig4_compare",
-    "fig4_verdict",
+    "fig4_report",
     "plot_fig4",
     "tune_c",
     "fig5",
     "fig5_ranks",
-    "fig5_verdict",
+    "fig5_report",
+    "fig5_run",
+    "claims",
+    "claims_spec",
+    "describe_claims_mode",
+    "store_claims",
+    "stored_claims",
     "plot_fig5",
 ]

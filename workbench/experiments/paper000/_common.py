@@ -78,9 +78,9 @@ FAST = Sizes(
     fig3_trees=3,
     fig3_examples=40_000,
     fig3_params=5,
-    fig4_perms=2,
+    fig4_perms=3,
     fig4_params=4,
-    fig5_seeds=1,
+    fig5_seeds=3,
     fig5_rows=15_000,
     backend="serial",
 )
@@ -96,7 +96,7 @@ FULL = Sizes(
     fig3_params=12,
     fig4_perms=10,
     fig4_params=12,
-    fig5_seeds=5,
+    fig5_seeds=10,
     fig5_rows=None,
     backend=None,
 )

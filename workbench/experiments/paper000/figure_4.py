@@ -37,13 +37,16 @@ def fig4(
     *,
     backend=None,
     processes=None,
+    client=None,
     results=None,
     progress=True,
     ranges=None,
+    seeds=None,
 ):
     """Figure 4: every (learner, parameter value, permutation) of each data set through
     :func:`workbench.sweep.run`.  Rows carry ``dataset``, ``accuracy``, ``f_measure_1`` and
-    ``score`` (the data set's metric: :data:`METRIC`)."""
+    ``score`` (the data set's metric: :data:`METRIC`).  ``seeds``: the permutations (default
+    ``0 .. n_perm - 1``); ``client``: a Dask client to run the cells on."""
     import pandas as pd
 
     from ... import sweep
@@ -51,17 +54,18 @@ def fig4(
     s = sizes(fast)
     n_perm = s.fig4_perms if n_perm is None else n_perm
     n_params = s.fig4_params if n_params is None else n_params
-    if backend is None and processes is None:
+    if backend is None and processes is None and client is None:
         backend = s.backend
     frames = []
     for name in datasets:
         df = sweep.run(
             fig4_param_grid(n_params, ranges),
             streams={f"{__package__}:permuted": {"name": name}},
-            seeds=list(range(n_perm)),
+            seeds=list(range(n_perm)) if seeds is None else list(seeds),
             metrics=["accuracy", "f_measure_1"],
             backend=backend,
             processes=processes,
+            client=client,
             results=results,
             progress=progress_options(progress, f"Figure 4, {name}"),
             curve_points=0,
@@ -116,8 +120,9 @@ def fig4_compare(df, sizes_=(2, 5, 10, 20, 50, 100)):
     return pd.concat(frames, ignore_index=True)
 
 
-def fig4_verdict(df) -> str:
-    """Best score per learner and the equal-size comparison, as Markdown."""
+def fig4_report(df) -> str:
+    """Best score per learner and the equal-size comparison, as Markdown (no verdict: the claim
+    is decided over permutations by :func:`workbench.experiments.paper000.claims`)."""
     best = fig4_best(df)
     cmp = fig4_compare(df)
     lines = []

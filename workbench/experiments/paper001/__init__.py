@@ -13,7 +13,11 @@ Figure 6 (real data)               :func:`dataset`, :func:`available`, :func:`tu
                                    :func:`plot_fig6`
 eq. (7), active selection          :func:`run_active`, :func:`plot_query_maps`,
                                    :func:`mu_boundary_share`
-claims                             :func:`claims_table`
+claims (over seeds)                :func:`claims` (:mod:`workbench.claims`), :func:`claims_spec`,
+                                   :func:`describe_claims_mode`, :func:`store_claims`,
+                                   :func:`stored_claims`
+the 3 delta of the learner as run  :func:`useless_test_rate`, :func:`noise_table`
+stored results                     :func:`store`, :func:`stored`, :func:`stored_note`
 =================================  ==========================================================
 
 The learners are :class:`workbench.learners.BOCT` and :class:`workbench.active.BOCTAL`; the
@@ -22,8 +26,10 @@ batch protocols :func:`workbench.evaluate.toy_runs` and :func:`workbench.evaluat
 
 from __future__ import annotations
 
-from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store, stored
-from .claims import claims_table
+from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store, stored, stored_note
+from .verdicts import claims, describe_claims_mode, noise_table, store_claims, stored_claims
+from .verdicts import useless_test_rate
+from .verdicts import spec as claims_spec
 from .figure_5 import best_settings as toy_best
 from .figure_5 import compare_at, fig5, plot_fig5, tune_toy
 from .figure_6 import available, c45_curve, dataset, fig6, plot_fig6, tune_pool
@@ -42,7 +48,14 @@ __all__ = [
     "Stopwatch",
     "describe_mode",
     "sizes",
-    "claims_table",
+    "claims",
+    "claims_spec",
+    "describe_claims_mode",
+    "useless_test_rate",
+    "noise_table",
+    "store_claims",
+    "stored_claims",
+    "stored_note",
     "toy_best",
     "compare_at",
     "fig5",

@@ -55,10 +55,10 @@ FULL = Sizes(
     toy_runs=100,
     toy_labels=1000,
     toy_grid=10,
-    toy_tune_runs=100,
+    toy_tune_runs=50,
     pool_runs=1000,
     pool_grid=6,
-    pool_tune_runs=100,
+    pool_tune_runs=50,
     c45_runs=200,
     c45_every=5,
     datasets=("pima", "breast_cancer", "adult", "electricity"),
@@ -83,24 +83,85 @@ def describe_mode(fast: bool | None = None) -> str:
     )
 
 
-__all__ = ["FAST", "FULL", "Sizes", "sizes", "describe_mode", "Stopwatch", "COLOR", "STYLE"]
+__all__ = [
+    "FAST",
+    "FULL",
+    "Sizes",
+    "sizes",
+    "describe_mode",
+    "Stopwatch",
+    "COLOR",
+    "STYLE",
+    "store",
+    "stored",
+    "stored_note",
+]
+
+
+class RunCache:
+    """The runs of one protocol at one seed and size, each (learner, setting) run once and
+    kept: tuning for several criteria and evaluating the chosen settings share them.
+    Subclasses say how to run (:meth:`_run`)."""
+
+    def __init__(self):
+        self._out = {}
+
+    def runs(self, learner, **setting):
+        key = (learner, tuple(sorted(setting.items())))
+        if key not in self._out:
+            self._out[key] = self._run(learner, setting)
+        return self._out[key]
+
+    def risk(self, learner, **setting):
+        """``[n_runs, n_labels + 1]`` risks of ``learner`` with ``setting``."""
+        return self.runs(learner, **setting)[0]
+
+    def _run(self, learner, setting):
+        raise NotImplementedError
 
 
 RESULTS = __import__("pathlib").Path(__file__).parent / "results"
+#: the code whose changes make this paper's stored results stale (paths in the repository)
+SOURCES = (
+    "workbench/experiments/paper001",
+    "workbench/evaluate/pool.py",
+    "workbench/core/stored.py",
+    "workbench/core/rules.py",
+    "workbench/bounds",
+    "workbench/streams/toy64.py",
+    "workbench/streams/datasets.py",
+    "workbench/claims.py",
+)
+NOTEBOOK = "notebooks/02_bayesian_credible_trees.ipynb"
 
 
-def store(frame, name: str):
-    """Write a full-mode result table to ``results/<name>.csv`` (quick mode writes nothing) and
-    return it."""
+def store(frame, name: str, command: str | None = None):
+    """Write a full-mode result table to ``results/<name>.csv`` with its provenance (revision,
+    date, command: :mod:`workbench.provenance`); quick mode writes nothing.  Returns it."""
+    from ... import provenance
+
     if sizes() is FULL:
-        RESULTS.mkdir(exist_ok=True)
-        frame.to_csv(RESULTS / f"{name}.csv", index=False)
+        provenance.save(
+            frame,
+            RESULTS / f"{name}.csv",
+            command=command or f"{NOTEBOOK} in full mode (QUICK = False): P.store(..., {name!r})",
+            sources=SOURCES,
+        )
     return frame
 
 
 def stored(name: str):
-    """The table of the last full run (``results/<name>.csv``), or None."""
-    import pandas as pd
+    """The table of the last full run (``results/<name>.csv``, its provenance in
+    ``attrs["provenance"]``), or None."""
+    from ... import provenance
 
     path = RESULTS / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() else None
+    return provenance.load(path) if path.exists() else None
+
+
+def stored_note(name: str) -> str:
+    """When, from which revision and by which command ``results/<name>.csv`` was made, and
+    whether the code that makes it changed since (the sentence the notebook prints)."""
+    from ... import provenance
+
+    return provenance.describe(RESULTS / f"{name}.csv")

@@ -3,51 +3,91 @@ r"""001 Figure 5: exact true risk against labels on the toy problem.
 Learners: BOCT, BOCT-AL, mbinomial_8, mbinomial_64 and the Hoeffding baseline, each with its
 delta (and delta2) chosen by grid search as the paper does.  The criterion of the grid search is
 not given in 001; we take the mean risk over the whole curve (the area under it), computed on
-runs with other seeds than the reported ones.
+runs with other seeds than the reported ones.  A grid is extended while its best value lies at
+an end (:func:`workbench.claims.tune`) and refined around the best, so that no chosen value sits
+at the edge of its grid unless the parameter's range ends there (which ``tune_toy`` reports).
 """
 
 from __future__ import annotations
-
-import itertools
 
 import numpy as np
 import pandas as pd
 
 from ...evaluate.pool import TOY_LEARNERS as SPECS
 from ...evaluate.pool import toy_runs
-from ._common import COLOR, STYLE, sizes
+from ._common import COLOR, STYLE, RunCache, sizes
 
 
 def grids(n):
-    """The delta grids: log-spaced, credible deltas below 1/2, Hoeffding's below 1."""
-    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n)]
+    """The starting grids of each learner's parameters and the ranges they may be extended in
+    (credible deltas below 1/2, Hoeffding's and the credible levels delta2 below 1):
+    ``{learner: (grid, limits)}``.  :func:`tune_learner` extends a grid while the best value
+    lies at its end and refines it around the best."""
+    cred = [float(v) for v in np.geomspace(0.005, 0.45, n)]
     hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n)]
     d2 = [float(v) for v in np.geomspace(1e-3, 0.5, max(2, n // 2))]
-    return dict(
-        BOCT=[dict(delta=d) for d in cred],
-        **{"BOCT-AL": [dict(delta=d, delta2=e) for d, e in itertools.product(cred, d2)]},
-        mbinomial_8=[dict(delta2=e) for e in d2],
-        mbinomial_64=[dict(delta2=e) for e in d2],
-        Hoeffding=[dict(delta=d) for d in hoef],
-    )
+    half, unit = (0.0, 0.5), (0.0, 1.0)
+    return {
+        "BOCT": ({"delta": cred}, {"delta": half}),
+        "BOCT-AL": ({"delta": cred, "delta2": d2}, {"delta": half, "delta2": unit}),
+        "mbinomial_8": ({"delta2": d2}, {"delta2": unit}),
+        "mbinomial_64": ({"delta2": d2}, {"delta2": unit}),
+        "Hoeffding": ({"delta": hoef}, {"delta": unit}),
+    }
+
+
+class ToyRuns(RunCache):
+    """The risk curves of the toy problem at one seed and size, each setting run once."""
+
+    def __init__(self, n_runs, n_labels, seed, n_jobs=None):
+        super().__init__()
+        self.n_runs, self.n_labels, self.seed, self.n_jobs = n_runs, n_labels, seed, n_jobs
+
+    def _run(self, name, setting):
+        return toy_runs(
+            n_runs=self.n_runs,
+            n_labels=self.n_labels,
+            seed=self.seed,
+            n_jobs=self.n_jobs,
+            **SPECS[name],
+            **setting,
+        )
+
+
+def tune_learner(name, runs: ToyRuns, n_grid, at=None, refine=2):
+    """:func:`workbench.claims.tune` of one learner on ``runs``: the criterion is the mean
+    risk over the whole curve, or (``at=t``) the mean risk after ``t`` labels."""
+    from ... import claims
+
+    grid, limits = grids(n_grid)[name]
+
+    def score(**kw):
+        r = runs.risk(name, **kw)
+        return float(r.mean() if at is None else r[:, at].mean())
+
+    return claims.tune(score, grid, limits=limits, refine=refine)
 
 
 def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000):
     """Grid search of each learner's parameters: one row per (learner, setting) with the mean
-    risk over the curve; the best per learner is :func:`best_settings` of it."""
+    risk over the curve; ``chosen`` marks the best per learner (:func:`best_settings`) and
+    ``edge`` says why it lies at the edge of its grid (empty: it does not)."""
     s = sizes()
-    n_grid = n_grid or s.toy_grid
-    n_runs = n_runs or s.toy_tune_runs
-    n_labels = n_labels or s.toy_labels
-    rows = []
-    for name, settings in grids(n_grid).items():
-        for kw in settings:
-            risk, _ = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **SPECS[name], **kw)
-            rows.append(dict(learner=name, **kw, mean_risk=float(risk.mean())))
-    return pd.DataFrame(rows)
+    runs = ToyRuns(n_runs or s.toy_tune_runs, n_labels or s.toy_labels, seed)
+    frames = []
+    for name in SPECS:
+        t = tune_learner(name, runs, n_grid or s.toy_grid)
+        f = t.table.rename(columns={"score": "mean_risk"})
+        f.insert(0, "learner", name)
+        f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)
+        f["edge"] = np.where(f.chosen, "; ".join(v for v in t.edges.values() if v), "")
+        frames.append(f)
+    cols = ["learner", "delta", "delta2", "mean_risk", "chosen", "edge"]
+    return pd.concat(frames, ignore_index=True).reindex(columns=cols)
 
 
 def best_settings(tuning: pd.DataFrame) -> dict:
+    """``{learner: {"delta": ..., "delta2": ...}}``: the chosen (lowest mean risk) setting."""
     out = {}
     for name, grp in tuning.groupby("learner", sort=False):
         best = grp.loc[grp.mean_risk.idxmin()]

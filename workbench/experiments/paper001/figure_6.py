@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...evaluate.pool import pool_runs
-from ._common import COLOR, STYLE, sizes
+from ._common import COLOR, STYLE, RunCache, sizes
 
 SUBSAMPLE = 600  # rows taken from the larger data sets (adult, electricity): pools of 300
 
@@ -53,31 +53,89 @@ def available(names):
     return out
 
 
+def pool_grids(n):
+    """Starting grids and ranges of the pool tuning: ``{learner: (grid, limits)}`` (BOCT-AL's
+    delta is BOCT's chosen one; only its delta2 is searched)."""
+    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n)]
+    hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n)]
+    return {
+        "BOCT": ({"delta": cred}, {"delta": (0.0, 0.5)}),
+        "Hoeffding": ({"delta": hoef}, {"delta": (0.0, 1.0)}),
+        "BOCT-AL": ({"delta2": [0.01, 0.1, 0.4]}, {"delta2": (0.0, 1.0)}),
+    }
+
+
+class PoolRuns(RunCache):
+    """The test-risk curves of the pool protocol on one data set at one seed and size, each
+    setting run once; :meth:`runs` gives ``(risk, leaves)``, each ``[n_runs, n_pool + 1]``."""
+
+    def __init__(self, X, y, n_runs, seed, n_jobs=None):
+        super().__init__()
+        self.X, self.y, self.n_runs, self.seed, self.n_jobs = X, y, n_runs, seed, n_jobs
+
+    def _run(self, learner, setting):
+        return pool_runs(
+            self.X,
+            self.y,
+            learner,
+            n_runs=self.n_runs,
+            seed=self.seed,
+            n_jobs=self.n_jobs,
+            **setting,
+        )
+
+
+def tune_pool_learners(runs: PoolRuns, n_grid, refine=2) -> dict:
+    """``{learner: claims.Tuned}``: BOCT's and the Hoeffding baseline's delta, then BOCT-AL's
+    delta2 at BOCT's delta; the criterion is the mean test risk over the whole curve."""
+    from ... import claims
+
+    g = pool_grids(n_grid)
+    out = {}
+    for learner in ("BOCT", "Hoeffding"):
+        grid, limits = g[learner]
+        out[learner] = claims.tune(
+            lambda learner=learner, **kw: float(runs.risk(learner, **kw).mean()),
+            grid,
+            limits=limits,
+            refine=refine,
+        )
+    d = out["BOCT"].best["delta"]
+    grid, limits = g["BOCT-AL"]
+    out["BOCT-AL"] = claims.tune(
+        lambda **kw: float(runs.risk("BOCT-AL", delta=d, **kw).mean()),
+        grid,
+        limits=limits,
+        refine=refine,
+    )
+    out["BOCT-AL"].best = {"delta": d, **out["BOCT-AL"].best}
+    return out
+
+
 def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000):
     """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
-    the mean test risk over the whole curve."""
+    the mean test risk over the whole curve.  Grids are extended while their best value lies at
+    an end and refined around it; ``chosen`` marks the best per learner and ``edge`` says why
+    it lies at the edge of its grid (empty: it does not)."""
     s = sizes()
-    n_grid = n_grid or s.pool_grid
-    n_runs = n_runs or s.pool_tune_runs
-    cred = [float(v) for v in np.geomspace(1e-3, 0.45, n_grid)]
-    hoef = [float(v) for v in np.geomspace(1e-3, 0.9, n_grid)]
-    rows = []
-    for name, grid in (("BOCT", cred), ("Hoeffding", hoef)):
-        for d in grid:
-            risk, _ = pool_runs(X, y, name, delta=d, n_runs=n_runs, seed=seed)
-            rows.append(dict(learner=name, delta=d, delta2=np.nan, mean_risk=float(risk.mean())))
-    best = min((r for r in rows if r["learner"] == "BOCT"), key=lambda r: r["mean_risk"])
-    for d2 in (0.01, 0.1, 0.4):  # BOCT-AL: BOCT's delta, delta2 on its own grid
-        risk, _ = pool_runs(
-            X, y, "BOCT-AL", delta=best["delta"], delta2=d2, n_runs=n_runs, seed=seed
-        )
-        rows.append(
-            dict(learner="BOCT-AL", delta=best["delta"], delta2=d2, mean_risk=float(risk.mean()))
-        )
-    return pd.DataFrame(rows)
+    tuned = tune_pool_learners(
+        PoolRuns(X, y, n_runs or s.pool_tune_runs, seed), n_grid or s.pool_grid
+    )
+    frames = []
+    for learner, t in tuned.items():
+        f = t.table.rename(columns={"score": "mean_risk"})
+        if learner == "BOCT-AL":
+            f.insert(0, "delta", t.best["delta"])
+        f.insert(0, "learner", learner)
+        f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)
+        f["edge"] = np.where(f.chosen, "; ".join(v for v in t.edges.values() if v), "")
+        frames.append(f)
+    cols = ["learner", "delta", "delta2", "mean_risk", "chosen", "edge"]
+    return pd.concat(frames, ignore_index=True).reindex(columns=cols)
 
 
 def best_settings(tuning):
+    """``{learner: {"delta": ..., "delta2": ...}}``: the lowest mean risk per learner."""
     out = {}
     for name, grp in tuning.groupby("learner", sort=False):
         b = grp.loc[grp.mean_risk.idxmin()]

@@ -44,7 +44,7 @@ N_CLASSES = {"Waveform-21": 3, "Waveform-40": 3, "LED": 10, "Balance": 3, "SEA (
 def functional_nodes(fast: bool | None = None) -> pd.DataFrame:
     """How often the tie leads to a naive-Bayes node: splits of each kind per problem."""
     s = sizes(fast)
-    n = s.train_sizes[-1]
+    n = s.nodes_n
     rows = []
     for name in ("Waveform-21", "Waveform-40", "LED", "Balance"):
         X, y = stationary_stream(name, n, 1)

@@ -15,12 +15,16 @@ the Frugal rule (Ch. 4)            ``query_region``: :func:`two_feature_stream`,
                                    :func:`rate_table`, :func:`region_widget`;
                                    ``alpha_one``: :func:`alpha_one_check`
 Experiment 1, Tables 3-5           ``table_3_5``: :func:`experiment_1`, :func:`table_summary`,
-                                   :func:`table_verdict`, :func:`availability`
+                                   :func:`availability`
 Experiments 2-3, Figures 4-15      ``figures_4_15``: :func:`experiment_2_3`,
                                    :func:`figures_summary`, :func:`plot_figures`
-beyond the thesis: same labels     ``fair_labels``: :func:`fair_run`, :func:`paired`,
-                                   :func:`plot_fair`, :func:`fair_verdict`
-claims and verdicts                ``claims``: :func:`claims_table`
+beyond the thesis: same labels     ``fair_labels``: :func:`plot_fair`
+claims and verdicts                ``verdicts``: :func:`claims` (the table; per-seed results,
+                                   the equal-label family and the default alpha's evidence in
+                                   its ``attrs``), :func:`experiment1_frame`,
+                                   :func:`initial_set_table`, :func:`fair_frame`,
+                                   :func:`fair`, :func:`default_alpha`; stored runs
+                                   :func:`store_claims`, :func:`stored_claims`
 =================================  ==========================================================
 """
 
@@ -28,11 +32,7 @@ from __future__ import annotations
 
 from ._common import FAST, FULL, THESIS, Sizes, Stopwatch, describe_mode, fast_mode, load, sizes
 from .alpha_one import alpha_one_check
-from .claims import claims_table
-from .fair_labels import paired
 from .fair_labels import plot as plot_fair
-from .fair_labels import run as fair_run
-from .fair_labels import verdict as fair_verdict
 from .figures_4_15 import experiment_2_3
 from .figures_4_15 import plot as plot_figures
 from .figures_4_15 import summary as figures_summary
@@ -43,7 +43,20 @@ from .query_region import run as region_run
 from .query_region import widget as region_widget
 from .table_3_5 import availability, experiment_1
 from .table_3_5 import summary as table_summary
-from .table_3_5 import verdict as table_verdict
+from .verdicts import (
+    claim_sizes,
+    claims,
+    default_alpha,
+    default_alpha_table,
+    describe_claims_mode,
+    equal_label_error,
+    experiment1_frame,
+    fair,
+    fair_frame,
+    initial_set_table,
+    store_claims,
+    stored_claims,
+)
 from .weather import draw_tree, gain_table, hoeffding_weather, id3, tree_dot, weather_table
 
 __all__ = [
@@ -57,11 +70,7 @@ __all__ = [
     "load",
     "sizes",
     "alpha_one_check",
-    "claims_table",
-    "paired",
     "plot_fair",
-    "fair_run",
-    "fair_verdict",
     "experiment_2_3",
     "plot_figures",
     "figures_summary",
@@ -74,9 +83,20 @@ __all__ = [
     "region_run",
     "region_widget",
     "availability",
+    "claim_sizes",
+    "claims",
+    "default_alpha",
+    "default_alpha_table",
+    "describe_claims_mode",
+    "equal_label_error",
+    "experiment1_frame",
+    "fair",
+    "fair_frame",
+    "initial_set_table",
+    "store_claims",
+    "stored_claims",
     "experiment_1",
     "table_summary",
-    "table_verdict",
     "draw_tree",
     "gain_table",
     "hoeffding_weather",

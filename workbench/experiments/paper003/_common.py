@@ -33,10 +33,6 @@ class Sizes:
     fig_rows: int | None  # rows of the mini-batch runs (None: all)
     alphas: tuple  # the alpha grid of Experiments 2-3
     region_n: int  # section 3: length of the two-feature stream
-    fair_seeds: int  # section 6: seeds per (stream, alpha)
-    fair_alphas: tuple
-    fair_rows: int | None  # rows of the real streams in section 6 (None: all)
-    fair_sea: int  # SEA stream length in section 6
 
 
 FAST = Sizes(
@@ -46,10 +42,6 @@ FAST = Sizes(
     fig_rows=15_000,
     alphas=(0.3, 0.6, 0.9),
     region_n=12_000,
-    fair_seeds=4,
-    fair_alphas=(0.4, 0.7, 0.9),
-    fair_rows=15_000,
-    fair_sea=30_000,
 )
 FULL = Sizes(
     table_seeds=7,
@@ -58,10 +50,6 @@ FULL = Sizes(
     fig_rows=None,
     alphas=(0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9),
     region_n=30_000,
-    fair_seeds=10,
-    fair_alphas=(0.3, 0.5, 0.6, 0.7, 0.8, 0.9),
-    fair_rows=None,
-    fair_sea=200_000,
 )
 
 
@@ -72,15 +60,15 @@ def sizes(fast: bool | None = None) -> Sizes:
 
 def describe_mode(fast: bool | None = None) -> str:
     """One paragraph saying which mode runs and how large its experiments are."""
+    from .verdicts import describe_claims_mode
+
     s = sizes(fast)
     mode = "QUICK (WORKBENCH_FAST=1)" if s is FAST else "FULL"
     rows = lambda r: "all rows" if r is None else f"{r:,} rows"  # noqa: E731
     return (
-        f"Mode: {mode}. Experiment 1: {s.table_seeds} seed(s), {rows(s.table_rows)}, random "
-        f"forest of {s.forest_trees} trees. Experiments 2-3: {rows(s.fig_rows)}, alpha in "
-        f"{list(s.alphas)}. Section 3: {s.region_n:,} instances. Section 6: {s.fair_seeds} seeds "
-        f"x alpha in {list(s.fair_alphas)}, real streams {rows(s.fair_rows)}, SEA "
-        f"{s.fair_sea:,}."
+        f"Mode: {mode}. Section 3: {s.region_n:,} instances. Figures 4-15 (one run, the data "
+        f"in their order): {rows(s.fig_rows)}, alpha in {list(s.alphas)}. "
+        + describe_claims_mode(s is FAST)
     )
 
 

@@ -1,27 +1,19 @@
 """Section 6 of notebook 04, what the thesis does not show: the Frugal tree against paper 000's
-label-query strategies given the same number of labels.
+label-query strategies and the first L labels, given the same number of labels L.
 
-For every (stream, seed, alpha) the Frugal tree (``FrugalHoeffdingTree(alpha)``: its initial
-set S, then the rule) runs prequentially and uses L labels.  The same Hoeffding tree (information
-gain, Laplace leaves) then runs with Random, VarUncertainty and ConfTree at the budget
-B = L / n, the query rate the Frugal tree ended with (a budget caps the rate at every instant:
-``queried + 1 <= B * seen``), and once with every label.  Because the budget spreads the random
-labels evenly while the Frugal tree takes most of its labels early (S, then an untrained tree
-is uncertain everywhere), a fourth baseline takes the *first* L labels of the stream and no
-more ("First L"): it separates "which labels" from "when".  Error is the prequential error over the
-whole stream (every instance predicted, labelled or not), as in 000's ACTIVE protocol.
-
-Streams: SEA (a new stream per seed), the shipped Adult and Electricity, each shuffled by the
-seed (so that the rows are exchangeable and the seeds give independent replications).
+The runs are part of the claims run (:mod:`.verdicts`: ``fair/<stream>`` parts, where the
+equal-label protocol is described); this module holds the streams, the first-L baseline and the
+plot.  Error is the prequential error over the whole stream (every instance predicted, labelled
+or not), as in 000's ACTIVE protocol.  Streams: SEA (a new stream per seed), the shipped Adult
+and Electricity, each shuffled by the seed (so that the rows are exchangeable and the seeds give
+independent replications).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
-
-from ._common import COLOR, mean_ci, sizes
+from ._common import COLOR, mean_ci
 
 STRATEGIES = ("Random", "VarUncertainty", "ConfTree")
 #: every baseline, in the order plotted ("First L": the first L labels of the stream, then none)
@@ -42,42 +34,6 @@ def _stream(name, seed, rows, sea_n):
     return X, y, info.nominal_features
 
 
-def run(stream_names=STREAMS, alphas=None, *, fast: bool | None = None) -> pd.DataFrame:
-    """One row per (stream, seed, alpha, method): labels used, their share, prequential error."""
-    from ... import active, evaluate
-    from ...learners import FrugalHoeffdingTree, HoeffdingTree
-
-    s = sizes(fast)
-    alphas = s.fair_alphas if alphas is None else tuple(alphas)
-    rows = []
-    jobs = [(name, seed) for name in stream_names for seed in range(s.fair_seeds)]
-    for name, seed in tqdm(jobs, desc="Frugal vs 000's strategies", leave=False):
-        X, y, nominal = _stream(name, seed, s.fair_rows, s.fair_sea)
-        n = len(y)
-        common = dict(n_features=X.shape[1], n_classes=2, nominal_features=nominal,
-                      criterion="info_gain", leaf_prediction="laplace")  # fmt: skip
-        full = evaluate.prequential(HoeffdingTree(**common), X, y, keep_predictions=False)
-        rows.append(dict(stream=name, seed=seed, alpha=np.nan, method="every label",
-                         labels=n, share=1.0, error=1 - full.accuracy))  # fmt: skip
-        for a in alphas:
-            res = evaluate.prequential(FrugalHoeffdingTree(alpha=a, **common), X, y,
-                                       keep_predictions=False)  # fmt: skip
-            L = res.labels_used
-            rows.append(dict(stream=name, seed=seed, alpha=a, method="Frugal", labels=L,
-                             share=L / n, error=1 - res.accuracy))  # fmt: skip
-            rows.append(dict(stream=name, seed=seed, alpha=a, method="First L", labels=L,
-                             share=L / n, error=_first_l_error(common, X, y, L)))  # fmt: skip
-            budget = max(L / n, 1.0 / n)
-            for strat in STRATEGIES:
-                st = active.STRATEGIES[strat](budget=budget, seed=1000 + seed)
-                r = evaluate.prequential(HoeffdingTree(**common), X, y, strategy=st,
-                                         keep_predictions=False)  # fmt: skip
-                rows.append(dict(stream=name, seed=seed, alpha=a, method=strat,
-                                 labels=r.labels_used, share=r.labels_used / n,
-                                 error=1 - r.accuracy))  # fmt: skip
-    return pd.DataFrame(rows)
-
-
 def _first_l_error(common, X, y, L):
     """Prequential error of a tree that learns the first L rows (test-then-train) and then only
     predicts the rest."""
@@ -94,30 +50,6 @@ def _first_l_error(common, X, y, L):
     if L < len(y):
         wrong += int(np.count_nonzero(model.predict(X[L:]) != y[L:]))
     return wrong / len(y)
-
-
-def paired(runs: pd.DataFrame, against: str = "Random") -> pd.DataFrame:
-    """Per (stream, alpha): mean labels share of both, and the error of Frugal minus that of
-    ``against`` on the same seed, with its 95% t interval over seeds and a verdict."""
-    out = []
-    for (name, a), g in runs.dropna(subset=["alpha"]).groupby(["stream", "alpha"]):
-        f = g[g.method == "Frugal"].set_index("seed")
-        o = g[g.method == against].set_index("seed")
-        d = (f.error - o.error).dropna().round(12)
-        m, h = mean_ci(d)
-        if not np.isfinite(h):
-            verdict = "one seed"
-        elif m + h < 0:
-            verdict = "Frugal better"
-        elif m - h > 0:
-            verdict = f"{against} better"
-        else:
-            verdict = "no difference shown"
-        out.append({"stream": name, "alpha": a, "Frugal share": f.share.mean(),
-                    f"{against} share": o.share.mean(), "Frugal error": f.error.mean(),
-                    f"{against} error": o.error.mean(), "difference": m, "± 95%": h,
-                    "seeds": len(d), "verdict": verdict})  # fmt: skip
-    return pd.DataFrame(out).set_index(["stream", "alpha"])
 
 
 def plot(runs: pd.DataFrame):
@@ -155,14 +87,3 @@ def plot(runs: pd.DataFrame):
                  "(mean over seeds, 95% intervals)")  # fmt: skip
     fig.tight_layout()
     return fig
-
-
-def verdict(table: pd.DataFrame, against: str = "Random") -> str:
-    """How many (stream, alpha) cells favour which, in one Markdown sentence."""
-    counts = table.verdict.value_counts()
-    parts = [f"{v}: {c}" for v, c in counts.items()]
-    return (
-        f"Frugal minus {against}, paired by seed, over {len(table)} (stream, alpha) cells: "
-        + "; ".join(parts)
-        + "."
-    )

@@ -75,21 +75,29 @@ def _models(seed, info, n_classes, forest_trees):
 def experiment_1(name: str = "adult", *, fast: bool | None = None) -> pd.DataFrame:
     """One row per (model, seed): precision, recall, error on the test rows, and the sizes."""
     s = sizes(fast)
-    X0, y0, info, note = load(name)
-    n = len(y0) if s.table_rows is None else min(len(y0), s.table_rows)
-    train, test = scaled_split(name, n)
-    k = int(y0.max()) + 1
     rows = []
     for seed in tqdm(range(s.table_seeds), desc=f"Experiment 1, {name}", leave=False):
-        perm = np.random.default_rng(seed).permutation(len(y0))[: train + test]
-        X, y = X0[perm], y0[perm]
-        for model_name, model in _models(seed, info, k, s.forest_trees).items():
-            model.fit(X[:train], y[:train])
-            pred = np.asarray(model.predict(X[train:]))
-            p, r, e = _scores(y[train:], pred, k)
-            rows.append(dict(data=name, model=model_name, seed=seed, precision=p, recall=r,
-                             error=e, train=train, test=test, source=note))  # fmt: skip
+        rows.extend(one_seed(name, seed, s.table_rows, s.forest_trees))
     return pd.DataFrame(rows)
+
+
+def one_seed(name: str, seed: int, table_rows: int | None, forest_trees: int) -> list[dict]:
+    """Experiment 1 at one seed: the rows permuted by the seed, the first ``train`` train, the
+    next ``test`` test; one dict per model (precision, recall, error, sizes, source)."""
+    X0, y0, info, note = load(name)
+    n = len(y0) if table_rows is None else min(len(y0), table_rows)
+    train, test = scaled_split(name, n)
+    k = int(y0.max()) + 1
+    perm = np.random.default_rng(seed).permutation(len(y0))[: train + test]
+    X, y = X0[perm], y0[perm]
+    rows = []
+    for model_name, model in _models(seed, info, k, forest_trees).items():
+        model.fit(X[:train], y[:train])
+        pred = np.asarray(model.predict(X[train:]))
+        p, r, e = _scores(y[train:], pred, k)
+        rows.append(dict(data=name, model=model_name, seed=seed, precision=p, recall=r,
+                         error=e, train=train, test=test, source=note))  # fmt: skip
+    return rows
 
 
 def summary(runs: pd.DataFrame) -> pd.DataFrame:
@@ -134,22 +142,3 @@ def availability() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("data")
-
-
-def verdict(table: pd.DataFrame) -> str:
-    """The thesis's Table 3 ordering claims, checked on the recomputed table (Markdown)."""
-    lines = []
-    for name in table.index.get_level_values(0).unique():
-        t = table.loc[name]
-        err = t["error %"]
-        best = err.idxmin()
-        lines.append(
-            f"* **{name}**: lowest error {best} ({err[best]:.1f}%; printed: "
-            f"{min(PRINTED[name], key=lambda m: PRINTED[name][m][2])}). Hoeffding tree precision "
-            f"{'above' if t.loc['HoeffdingTree', 'precision %'] > t.loc['CART', 'precision %'] else 'below'}"
-            f" CART's ({t.loc['HoeffdingTree', 'precision %']:.1f}% vs "
-            f"{t.loc['CART', 'precision %']:.1f}%; printed: above), recall "
-            f"{t.loc['HoeffdingTree', 'recall %']:.1f}% vs CART {t.loc['CART', 'recall %']:.1f}% "
-            f"(printed 53% vs 63%)."
-        )
-    return "\n".join(lines)
