@@ -6,10 +6,12 @@
     python3 dev.py test    set everything up, then lint (ruff) and run the whole test suite
     python3 dev.py book    set everything up, execute every notebook (full mode; ``--quick``:
                            quick mode) and build the static HTML book in _build/book/html
+                           (``--solutions``: the teacher's book, with the exercises' solutions,
+                           in _build/book/html-solutions)
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
-    python3 dev.py clean   delete numba's on-disk cache of compiled kernels (it can go stale
-                           after edits to workbench/core/; the next use recompiles; lab, test
-                           and book do this by themselves when a source file has changed)
+    python3 dev.py clean   delete numba's on-disk cache of the workbench's compiled kernels, to
+                           free the space or start afresh (never needed after an edit: the
+                           package recompiles a kernel whose sources changed by itself)
 
 Only a Python 3.11+ interpreter is needed to start: the script makes a virtual environment
 in ``.venv`` next to itself, installs the package with its extras into it, and installs the
@@ -40,9 +42,6 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 # `dev.py test` also runs `ruff format --check .` (the code base was formatted once with
 # `ruff format`, in one mechanical commit, and stays so)
 FORMAT_CHECK = True
-
-# numba's cache files: an index per function (.nbi) and the compiled code (.nbc)
-NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
 
 
 def say(msg: str) -> None:
@@ -163,11 +162,19 @@ def ensure_venv(extras: str) -> None:
 
 #: JupyterLab settings the set-up ships (``overrides.json`` in the environment's settings
 #: directory, read by every JupyterLab started from it): no "Would you like to get notified
-#: about official Jupyter news?" pop-up over the bottom right of every notebook, no update check
+#: about official Jupyter news?" pop-up over the bottom right of every notebook, no update check;
+#: and widget messages handled by the kernel's main thread.  JupyterLab 4.6 sends them to a
+#: kernel subshell by default (commsOverSubshells), and ipykernel 7 runs a subshell in a thread of
+#: its own, at the same time as the cell the main thread runs: a slider moved while Run All was
+#: still drawing later cells made two threads draw with matplotlib at once, which it does not
+#: support (its one mathtext parser: "ValueError ... ParseException" instead of the figure).
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {
         "fetchNews": "false",
         "checkForUpdates": False,
+    },
+    "@jupyterlab/apputils-extension:kernels-settings": {
+        "commsOverSubshells": "disabled",
     },
 }
 
@@ -187,44 +194,10 @@ def write_lab_settings(prefix: Path = VENV) -> Path:
     return path
 
 
-#: where the hash of the sources the numba cache was built from is kept
-KERNEL_STAMP = ROOT / "workbench" / "__pycache__" / "kernel-sources.sha256"
-
-
-def kernel_sources_hash(root: Path = ROOT) -> str:
-    """A hash of every ``.py`` file under ``root/workbench``.  numba's cache checks only the
-    timestamp of the file that defines a kernel, not of the files whose functions it inlines
-    (the steps in ``workbench/core/steps.py``), so after a ``git pull`` that changed only
-    those it would load kernels compiled from the old code."""
-    h = hashlib.sha256()
-    for path in sorted((Path(root) / "workbench").rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def drop_stale_kernels(root: Path = ROOT, stamp: Path | None = None) -> bool:
-    """Delete numba's cache when the sources changed since it was built (or when no stamp
-    says what it was built from); record the current hash.  Returns True if it deleted."""
-    stamp = Path(root) / KERNEL_STAMP.relative_to(ROOT) if stamp is None else stamp
-    current = kernel_sources_hash(root)
-    if stamp.is_file() and stamp.read_text().strip() == current:
-        return False
-    n = clean_numba_cache(root, os.environ.get("NUMBA_CACHE_DIR"))
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(current + "\n")
-    if n:
-        say(
-            f"the workbench's sources changed since its kernels were compiled: removed {n} "
-            "cached kernel files"
-        )
-    return n > 0
-
-
 def precompile() -> None:
-    """numba compiles each kernel on first use; do it now, not in the first notebook cell
-    (after dropping a cache built from other sources)."""
-    drop_stale_kernels()
+    """numba compiles each kernel on first use; do it now, not in the first notebook cell.
+    (A kernel cached from other sources is recompiled: the package checks that itself, see
+    ``workbench/_kernel_cache.py``.)"""
     run([PY, "-m", "workbench.precompile"])
 
 
@@ -266,19 +239,27 @@ def lint() -> int:
     return 0
 
 
+#: the package's own module for numba's cache (``clean`` uses it to find the files)
+KERNEL_CACHE_PY = ROOT / "workbench" / "_kernel_cache.py"
+
+
+def kernel_cache_module():
+    """``workbench/_kernel_cache.py``, loaded by path: it needs only the standard library, so
+    ``clean`` works before (or without) the environment."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_workbench_kernel_cache", KERNEL_CACHE_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def clean_numba_cache(root: Path = ROOT, cache_dir: str | None = None) -> int:
-    """Delete numba's cache files (``*.nbi``, ``*.nbc``) under ``root/workbench`` and, if given,
-    under ``cache_dir`` (numba's NUMBA_CACHE_DIR); return how many files were removed."""
-    dirs = [Path(root) / "workbench"] + ([Path(cache_dir)] if cache_dir else [])
-    removed = 0
-    for d in dirs:
-        if not d.is_dir():
-            continue
-        for path in d.rglob("*"):
-            if path.suffix in NUMBA_CACHE_SUFFIXES and path.is_file():
-                path.unlink()
-                removed += 1
-    return removed
+    """Delete numba's cache files (``*.nbi``, ``*.nbc``) of the kernels under ``root/workbench``,
+    wherever numba keeps them: ``__pycache__`` beside the sources, their places under
+    ``cache_dir`` (NUMBA_CACHE_DIR) and under numba's user-wide cache folder; return how many
+    files were removed."""
+    return kernel_cache_module().clean(Path(root) / "workbench", cache_dir)
 
 
 def cmd_clean(args: list[str]) -> int:
@@ -286,8 +267,9 @@ def cmd_clean(args: list[str]) -> int:
     n = clean_numba_cache(ROOT, cache_dir)
     where = "workbench/" + (f" and NUMBA_CACHE_DIR={cache_dir}" if cache_dir else "")
     say(
-        f"removed {n} numba cache file{'s' if n != 1 else ''} under {where}; "
-        "kernels recompile on next use (or run `python3 dev.py test` / `lab` to precompile)"
+        f"removed {n} numba cache file{'s' if n != 1 else ''} of the kernels under {where} "
+        "(and numba's user-wide cache folder); kernels recompile on next use (or run "
+        "`python3 dev.py test` / `lab` to precompile)"
     )
     return 0
 

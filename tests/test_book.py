@@ -48,6 +48,18 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
         text = page.read_text()
         assert "interactive(children=" not in text and not re.search(r"\b0%\|", text), nb.name
     assert (html / "index.html").exists() and (html / "bounds_findings.html").exists()
+    # the page for teachers comes first, and the students' book has no solutions
+    teaching = (html / "teaching.html").read_text()
+    assert "Which notebook for which lecture" in teaching and "no network" in teaching
+    assert "{T0" not in teaching  # every time filled in
+    intro = (html / "intro.html").read_text()
+    assert intro.index("teaching.html") < intro.index("00_tour.html")
+    for nb in book.notebooks():
+        page = (html / "notebooks" / f"{nb.stem}.html").read_text()
+        # (a solution's output says "Check: ✓ right"; a student's cell says "no answer yet")
+        assert "Check: ✓ right" not in page and "<strong>Solution.</strong>" not in page, nb.name
+        if nb.name[:2] in ("01", "02", "03", "04", "05"):
+            assert "Exercise 1:" in page and "no answer yet" in page, nb.name
     api = (html / "api.html").read_text()
     for package in book.API_PACKAGES:
         assert f"{package}.html" in api  # a page per package, linked from the reference
@@ -55,14 +67,56 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
     # autodoc read the docstrings: the learners' page documents their methods and modules
     text = (html / "api" / "workbench.learners.html").read_text()
     assert "HoeffdingTree" in text and "partial_fit" in text and "workbench.learners.ctree" in text
-    # the widgets are pictures here: no page loads widget JavaScript from a CDN (the only
-    # script from the network is MathJax, which a reader's browser fetches to typeset formulas)
+    # the widgets are pictures here and MathJax ships with the book: no page loads a script
+    # from the network
     tour = (html / "notebooks" / "00_tour.html").read_text()
     remote = set(re.findall(r'<script[^>]*src="(https?://[^"]*)"', tour))
-    assert all("mathjax" in url for url in remote), remote
+    assert not remote, remote
+    assert (html / "_static" / "mathjax" / book.MATHJAX_FILE).is_file()
+    assert f"_static/mathjax/{book.MATHJAX_FILE}" in tour
     assert "application/vnd.jupyter.widget-view+json" not in tour
     assert "html-manager" not in tour and "wb-snapshot" in tour
     print(f"book built in {site['seconds']:.0f} s")
+
+
+def _rendered_markdown(text: str) -> str:
+    """``text`` (a notebook's Markdown cell) as the book's MyST parser renders it, in HTML."""
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    settings = book.myst_settings()
+    settings["enable_extensions"] = set(settings["enable_extensions"])
+    md = create_md_parser(MdParserConfig(**settings), RendererHTML).enable("table")
+    return md.render(book.table_math_bars(text))
+
+
+def test_every_formula_of_the_notebooks_is_parsed_as_maths():
+    """A `$` left in the text outside maths is a formula the book shows as LaTeX source: a
+    `$$...$$` directly under a line of text (read as inline maths between stray `$` unless
+    myst_dmath_double_inline), or a `|` inside `$...$` in a table row (which cuts the row)."""
+    stray = []
+    for nb in book.notebooks():
+        for i, cell in enumerate(json.loads(nb.read_text())["cells"]):
+            if cell["cell_type"] != "markdown":
+                continue
+            html = _rendered_markdown("".join(cell["source"]))
+            html = re.sub(r'<(span|div) class="math[^"]*">.*?</\1>', "", html, flags=re.S)
+            html = re.sub(r"<code>.*?</code>|<pre>.*?</pre>", "", html, flags=re.S)
+            if "$" in html:
+                k = html.index("$")
+                stray.append(f"{nb.name} cell {i}: ...{html[max(0, k - 80) : k + 40]!r}")
+    assert not stray, "\n".join(stray)
+
+
+def test_display_maths_under_text_and_bars_in_tables():
+    """The two ways a formula fell apart in the book, on small examples."""
+    html = _rendered_markdown("the bound is\n$$\\varepsilon=\\sqrt{x}$$\nand $a$ and $b$.")
+    assert '<div class="math inline">\\varepsilon=\\sqrt{x}</div>' in html
+    assert "$" not in re.sub(r'<(span|div) class="math[^"]*">.*?</\1>', "", html)
+    html = _rendered_markdown("| a | b |\n|---|---|\n| $|+|=3$ | $\\|x\\|$ |")
+    assert '<td><span class="math inline">\\vert +\\vert =3</span></td>' in html
+    assert "\\Vert x\\Vert" in html  # a norm stays a norm
 
 
 def _chromium():
@@ -95,6 +149,28 @@ COUNT = """() => {
 }"""
 
 
+# the formulas of a page once MathJax has typeset them: rendered, display, errors, and any
+# LaTeX source or `$` left in the text outside code (a formula the reader sees as source)
+MATHS = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const main = document.querySelector('main') || document.body;
+  const prose = main.cloneNode(true);
+  prose.querySelectorAll('pre, code, .cell_input, script, style, mjx-container').forEach(
+    e => e.remove());
+  const text = prose.innerText;
+  const around = i => text.slice(Math.max(0, i - 60), i + 60);
+  const raw = ['\\\\(', '\\\\[', '$$', '$'].filter(p => text.includes(p)).map(
+    p => around(text.indexOf(p)));
+  return {
+    loaded: !!(window.MathJax && MathJax.startup),
+    rendered: main.querySelectorAll('mjx-container').length,
+    display: main.querySelectorAll('mjx-container[display="true"]').length,
+    errors: main.querySelectorAll('mjx-merror').length,
+    raw: raw,
+  };
+}"""
+
+
 @pytest.mark.slow
 def test_every_page_shows_its_figures_in_a_browser(site):
     from playwright.sync_api import sync_playwright
@@ -103,8 +179,14 @@ def test_every_page_shows_its_figures_in_a_browser(site):
     ARTIFACTS.mkdir(exist_ok=True)
     html = site["html"]
     pages = {p.stem: p for p in (html / "notebooks").glob("*.html")}
-    pages.update({"bounds_findings": html / "bounds_findings.html", "intro": html / "intro.html"})
-    seen = {}
+    pages.update(
+        {
+            "bounds_findings": html / "bounds_findings.html",
+            "intro": html / "intro.html",
+            "teaching": html / "teaching.html",
+        }
+    )
+    seen, maths, requested = {}, {}, []
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium,
@@ -112,14 +194,41 @@ def test_every_page_shows_its_figures_in_a_browser(site):
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            # a copy of the site opened from disk with no network: anything but file:// fails
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+
+            def offline(route):
+                if route.request.url.startswith("file:"):
+                    route.continue_()
+                else:
+                    requested.append(route.request.url)
+                    route.abort()
+
+            context.route("**/*", offline)
+            page = context.new_page()
             for name, path in sorted(pages.items()):
                 page.goto(path.as_uri(), wait_until="load")
+                maths[name] = page.evaluate(MATHS)
                 seen[name] = page.evaluate(COUNT)
                 page.screenshot(path=str(ARTIFACTS / f"book-{name}.png"), full_page=False)
         finally:
             browser.close()
-    (ARTIFACTS / "book-pages.json").write_text(json.dumps(seen, indent=1))
+    (ARTIFACTS / "book-pages.json").write_text(
+        json.dumps({"figures": seen, "maths": maths}, indent=1)
+    )
+    assert not requested, f"pages asked the network for {sorted(set(requested))[:5]}"
+    for name, got in maths.items():
+        assert got["loaded"], f"{name}: MathJax did not load from the site"
+        assert not got["errors"] and not got["raw"], f"{name}: formulas not typeset: {got}"
+    for nb in book.notebooks():
+        source = json.loads(nb.read_text())
+        prose = "".join(
+            "".join(c["source"]) for c in source["cells"] if c["cell_type"] == "markdown"
+        )
+        if "$" in prose:
+            assert maths[nb.stem]["rendered"] >= prose.count("$$") // 2, (nb.name, maths[nb.stem])
+        if "\n$$" in prose:
+            assert maths[nb.stem]["display"] >= 1, (nb.name, maths[nb.stem])
     for nb in book.notebooks():
         got = seen[nb.stem]
         assert not got["broken"], f"{nb.name}: images that did not load: {got['broken']}"
@@ -143,3 +252,47 @@ def test_every_page_shows_its_figures_in_a_browser(site):
     # the tour shows two plots, two steppers, a finished tree and a side-by-side pair
     assert tour["images"] >= 2 and tour["snapshots"] >= 4, tour
     assert seen["bounds_findings"]["tables"] >= 1
+
+
+def test_solutions_are_left_out_of_the_book_and_shown_in_the_teachers():
+    def notebook():
+        return {
+            "cells": [
+                {"cell_type": "markdown", "metadata": {}, "source": "### Exercise 1"},
+                {"cell_type": "code", "metadata": {}, "source": "E.check(1, None)"},
+                {
+                    "cell_type": "code",
+                    "metadata": {
+                        "tags": ["solution"],
+                        "jupyter": {"source_hidden": True, "outputs_hidden": True},
+                    },
+                    "source": "E.solution(1)",
+                },
+            ]
+        }
+
+    student = notebook()
+    assert book._solutions(student, shown=False) == 1
+    assert [c["source"] for c in student["cells"]] == ["### Exercise 1", "E.check(1, None)"]
+    teacher = notebook()
+    assert book._solutions(teacher, shown=True) == 1
+    solution = teacher["cells"][-1]
+    assert solution["metadata"]["tags"] == ["solution", "remove-input"]
+    assert "jupyter" not in solution["metadata"]  # shown, not collapsed
+
+
+def test_the_solutions_maths_is_parsed_as_maths_in_the_teachers_book():
+    """A solution is Markdown a cell displays: the book reads such output as MyST (with the
+    dollar maths), not CommonMark, which showed its formulas as source."""
+    import yaml
+
+    from workbench.exercises import paper001, paper002, paper003
+
+    config = yaml.safe_load(book._config(True))["sphinx"]["config"]
+    assert config["nb_render_markdown_format"] == "myst"
+    for module in (paper001, paper002, paper003):
+        for n in module.S.exercises:
+            html = _rendered_markdown(module.solution(n).markdown)
+            assert '<span class="math inline">' in html, (module.__name__, n)
+            rest = re.sub(r'<(span|div) class="math[^"]*">.*?</\1>', "", html, flags=re.S)
+            assert "$" not in rest, (module.__name__, n, rest)

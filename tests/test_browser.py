@@ -41,6 +41,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: the browser console of the whole module (both tests), checked at the end of the second
+CONSOLE: list[str] = []
 
 pytestmark = pytest.mark.slow
 
@@ -174,7 +176,7 @@ def page(lab, chromium):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
-    console = []
+    console = CONSOLE
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         try:
@@ -268,29 +270,42 @@ def _step_until_split(page, stepper, max_clicks: int) -> int:
     raise AssertionError(f"no split after {max_clicks} clicks of step k")
 
 
-def test_tour_steps_a_tree_in_jupyterlab(page):
-    # ---------------------------------------------------------------- run all cells
-    page.wait_for_selector(".jp-Notebook .jp-Cell")
+#: the notebook shown (the others' panels stay in the page, hidden)
+ACTIVE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+# the kernel of the notebook shown is idle (JupyterLab keeps the indicators of other tabs hidden)
+KERNEL_IDLE = (
+    "() => [...document.querySelectorAll('.jp-Notebook-ExecutionIndicator')]"
+    ".some(e => e.dataset.status === 'idle' && e.offsetParent)"
+)
+
+
+def _run_all(page, shot: str) -> None:
+    """Wait for the notebook's kernel, run all cells and wait until every cell has run."""
+    page.wait_for_selector(f"{ACTIVE} .jp-Cell")
     _accept_kernel_dialog(page)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=120_000)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_text("Run All Cells", exact=True).click()
     _accept_kernel_dialog(page)
     try:
         page.wait_for_function(
-            "() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];"
+            "() => { const p = [...document.querySelectorAll("
+            f"'{ACTIVE} .jp-CodeCell .jp-InputPrompt')];"
             " return p.length > 0 && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }",
             timeout=300_000,
         )
     except Exception as err:
         prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
-        status = page.locator(".jp-Notebook-ExecutionIndicator").get_attribute("data-status")
         raise AssertionError(
-            f"Run All did not finish in 300 s: prompts {prompts}, kernel "
-            f"status {status!r}; see test-artifacts/"
+            f"Run All did not finish in 300 s: prompts {prompts}; see test-artifacts/"
         ) from err
     finally:
-        page.screenshot(path=str(ARTIFACTS / "00_after_run_all.png"))
+        page.screenshot(path=str(ARTIFACTS / shot))
+
+
+def test_tour_steps_a_tree_in_jupyterlab(page):
+    # ---------------------------------------------------------------- run all cells
+    _run_all(page, "00_after_run_all.png")
     errors = page.locator(
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
     ).all_inner_texts()
@@ -392,3 +407,187 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
             indent=1,
         )
     )
+
+
+# the paper notebooks' widgets, in one small notebook (the notebooks themselves run in
+# tests/test_notebooks.py; here what a browser shows of their widgets)
+WIDGET_CELLS = [
+    "from workbench import learners, streams, viz\n"
+    "from workbench.experiments import paper000 as P0, paper002 as P2, paper004 as P4",
+    # 03: UFFT's forest stepper after a prune
+    "forest = P2.forest_stepper_demo(n=20_000)\n"
+    "forest.step(10_000).to_next_prune()\n"
+    "forest.widget()",
+    # 01: C-Tree and H-Tree side by side
+    "compare, generator, info = P0.stepper_demo()\ncompare",
+    # 05: VFDT and EFDT side by side, deep enough to be wide
+    "X_d, y_d = P4.figures.two_concepts(10_000, 150_000)\n"
+    "pair = viz.side_by_side(\n"
+    '    viz.TreeStepper(lambda **p: P4.make("VFDT", 3, 2, **p), X_d, y_d, title="VFDT"),\n'
+    '    viz.TreeStepper(lambda **p: P4.make("EFDT", 3, 2, **p), X_d, y_d, title="EFDT"),\n'
+    "    k=2000)\n"
+    "pair.step(30_000)\npair",
+    # a pure leaf: the root sees one class only for its first 300 instances
+    "X, y = streams.sea(3_000, seed=1)\ny[:300] = 0\n"
+    "pure = viz.TreeStepper(lambda **p: learners.HoeffdingTree(3, 2, **p), X, y, k=50)\n"
+    "pure.step(50)\npure",
+    # 01's schedule widget
+    "P0.schedule_widget()",
+    # which thread runs a widget's callback (the set-up keeps them on the main thread)
+    "import threading, ipywidgets as widgets\n"
+    'probe = widgets.IntSlider(0, description="probe")\n'
+    'seen = widgets.HTML("none")\nseen.add_class("wb-thread-seen")\nthreads = []\n'
+    "def record(change):\n"
+    "    threads.append(threading.current_thread().name)\n"
+    "    seen.value = f'{len(threads)}: ' + ', '.join(sorted(set(threads)))\n"
+    "probe.observe(record, names='value')\nwidgets.VBox([probe, seen])",
+    # an exercise's check
+    "from workbench.exercises import paper000 as E\nE.check(1, 0.235)",
+]
+
+# where a drawn tree sits in its box, in the page: the box, the drawing, the root node
+TREE_BOX = """el => {
+  const box = el.querySelector('.wb-tree'), svg = box.querySelector('svg');
+  const root = svg.querySelector('g.node');
+  const r = x => { const b = x.getBoundingClientRect(); return [b.left, b.right, b.width]; };
+  const widths = [...svg.querySelectorAll('g.node')].map(n => n.getBoundingClientRect().width);
+  return {box: r(box), svg: r(svg), root: r(root), scroll: box.scrollWidth,
+          client: box.clientWidth, fit: !!box.closest('.wb-fit'),
+          widest: Math.max(...widths)};
+}"""
+
+
+def _in_view(geometry) -> bool:
+    """The root node lies within its box horizontally (seen without scrolling)."""
+    lo, hi = geometry["box"][0], geometry["box"][1]
+    return lo - 1 <= geometry["root"][0] and geometry["root"][1] <= hi + 1
+
+
+def test_paper_widgets_in_jupyterlab(page, lab):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+        "name": "python3",
+    }
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in WIDGET_CELLS]
+    nbformat.write(nb, lab["root"] / "widgets.ipynb")
+    page.goto(f"{lab['url']}/lab/tree/widgets.ipynb?token={lab['token']}")
+    _run_all(page, "10_widgets_after_run_all.png")
+    panel = page.locator(ACTIVE)
+    cells = panel.locator(".jp-CodeCell")
+    errors = panel.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    tracebacks = [e for e in errors.all_inner_texts() if "Error" in e or "Traceback" in e]
+    assert not tracebacks, tracebacks[0][:3000]
+
+    # ---------------------------------------------------- 03: the forest stepper opens fitted
+    forest = cells.nth(1)
+    forest.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "el => el.querySelectorAll('.wb-tree svg g.node').length > 5",
+        arg=forest.element_handle(),
+    )
+    fitted = forest.evaluate(TREE_BOX)
+    assert fitted["fit"] and _in_view(fitted), fitted  # the root, in view at once
+    assert fitted["svg"][2] <= fitted["box"][2] + 1, fitted  # no wider than the column
+    assert "Fit:" in forest.locator(".wb-tree-hint").inner_text()
+    _shot(forest, "11_forest_fitted.png")
+    forest.locator(".wb-view button", has_text="full size").click()
+    page.wait_for_function(
+        "el => !el.querySelector('.wb-tree').closest('.wb-fit')",
+        arg=forest.element_handle(),
+    )
+    full = forest.evaluate(TREE_BOX)
+    # short labels: the DDM's numbers are in a tooltip, not in a 550 px wide node
+    assert full["widest"] < 200, full
+    assert "scrolls sideways" in forest.locator(".wb-tree-hint").inner_text()
+    tooltips = forest.evaluate(
+        "el => [...el.querySelectorAll('.wb-tree svg a, .wb-tree svg g.node')].map(a =>"
+        " a.getAttributeNS('http://www.w3.org/1999/xlink', 'title') || a.getAttribute('title')"
+        " || a.getAttribute('data-tooltip') || a.getAttribute('data-original-title') || '')"
+    )
+    assert any("DDM NB error p=" in t for t in tooltips), tooltips[:5]
+    _shot(forest, "12_forest_full_size.png")
+    forest.locator(".wb-view button", has_text="fit").click()
+    nodes = forest.locator(".wb-tree svg g.node").count()
+    forest.get_by_role("button", name="+1,000").click()  # redraws (no console error below)
+    page.wait_for_function(
+        "([el, n]) => el.querySelector('.wb-tree svg') && "
+        "el.querySelector('pre').textContent.length > 0",
+        arg=[forest.element_handle(), nodes],
+    )
+
+    # --------------------------------------------- 01 and 05: side by side, no tree cut off
+    for i, name in ((2, "13_ctree_htree_pair.png"), (3, "14_vfdt_efdt_pair.png")):
+        pair = cells.nth(i).locator(".wb-compare")
+        pair.scroll_into_view_if_needed()
+        for k in range(2):
+            stepper = pair.locator(".wb-stepper").nth(k)
+            _wait_nodes(page, stepper, 1)
+            geometry = stepper.evaluate(TREE_BOX)
+            assert geometry["svg"][1] <= geometry["box"][1] + 1, (name, k, geometry)
+            assert _in_view(geometry), (name, k, geometry)
+        _shot(pair, name)
+    pair = cells.nth(3).locator(".wb-compare")
+    pair.locator("button.wb-stepk").click()  # both redraw
+    _wait_t(page, pair.locator(".wb-stepper").nth(1), 32_000)
+
+    # ------------------------------------------------ a pure leaf says why its chart is empty
+    pure = cells.nth(4).locator(".wb-stepper")
+    chart = pure.locator(".wb-split-chart svg.wb-split-svg")
+    assert chart.get_attribute("data-pure") == "1"
+    assert "is pure" in chart.text_content() and "is pure" in pure.inner_text()
+    _shot(pure, "15_pure_leaf.png")
+
+    # ------------------------ 01's schedule slider: five quick moves, the figure each time
+    schedule = cells.nth(5)
+    schedule.scroll_into_view_if_needed()
+    handle = schedule.locator(".widget-slider .noUi-handle").first  # depth h
+    for _ in range(5):
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        time.sleep(0.2)
+    page.wait_for_function(
+        "el => el.querySelectorAll('img').length === 1 && "
+        "el.querySelector('.widget-readout').textContent.trim() === '8'",
+        arg=schedule.element_handle(),
+        timeout=60_000,
+    )
+    text = schedule.inner_text()
+    assert "Error" not in text and "ParseException" not in text, text[-2000:]
+    _shot(schedule, "16_schedule_slider.png")
+
+    # -------------------------------- widget callbacks run on the kernel's main thread
+    # (JupyterLab 4.6 opens a kernel subshell for the widgets' messages on the first one, and
+    # without the set-up's setting ipykernel 7 runs the later ones in that subshell's thread)
+    probe = cells.nth(6)
+    seen = probe.locator(".wb-thread-seen")
+    for k in range(1, 5):
+        probe.locator(".noUi-handle").first.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "([el, k]) => el.textContent.trim().startsWith(k + ':')",
+            arg=[seen.element_handle(), k],
+            timeout=30_000,
+        )
+        time.sleep(0.5)
+    assert seen.inner_text().strip() == "4: MainThread", seen.inner_text()
+
+    # ----------------------------------------------------------------- an exercise's check
+    assert "✓ right" in cells.nth(7).locator(".wb-feedback").inner_text()
+
+    # ------------------------------ a stored notebook opens without being marked modified
+    shutil.copy(ROOT / "notebooks" / "02_bayesian_credible_trees.ipynb", lab["root"])
+    page.goto(f"{lab['url']}/lab/tree/02_bayesian_credible_trees.ipynb?token={lab['token']}")
+    page.wait_for_selector(f"{ACTIVE} .jp-Cell")
+    _accept_kernel_dialog(page)
+    page.wait_for_function(KERNEL_IDLE, timeout=120_000)
+    time.sleep(2)  # the kernel's language_info arrives after the idle state
+    tab = page.locator(".lm-TabBar-tab", has_text="02_bayesian_credible_trees.ipynb")
+    assert "jp-mod-dirty" not in (tab.get_attribute("class") or "")
+
+    # ---------------- every drawing redrew without graphviz-anywidget's console error
+    failed = [c for c in CONSOLE if "SVG initialization failed" in c]
+    assert not failed, f"{len(failed)} console errors, first: {failed[0]}"

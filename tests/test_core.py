@@ -235,3 +235,49 @@ def test_adaptive_scores_count_prequential_hits():
             m.learn_one(xi, yi)
     assert nba.tree.mc_correct[0] == hits_mc
     assert nba.tree.nb_correct[0] == hits_nb
+
+
+def test_read_only_input_reaches_the_kernels_as_writable_arrays(tmp_path):
+    """numba compiles a separate kernel for read-only arrays (a memory map, a frozen view),
+    which the set-up's cache does not hold: scikit-learn's read-only check made UFFT's forest
+    kernel compile for 85 s (a memory-mapped y).  The learners copy such input instead."""
+    from numba.core.registry import CPUDispatcher
+
+    from workbench.learners import UFFT
+
+    rng = np.random.default_rng(0)
+    X0 = rng.normal(size=(300, 3))
+    y0 = (X0[:, 0] > 0).astype(np.int64)
+    X = np.memmap(tmp_path / "X", dtype=np.float64, mode="w+", shape=X0.shape)
+    y = np.memmap(tmp_path / "y", dtype=np.int64, mode="w+", shape=y0.shape)
+    X[:], y[:] = X0, y0
+    X.flush()
+    y.flush()
+    X = np.memmap(tmp_path / "X", dtype=np.float64, mode="r", shape=X0.shape)
+    y = np.memmap(tmp_path / "y", dtype=np.int64, mode="r", shape=y0.shape)
+    seen = []
+
+    def spy(kernel):
+        def wrapper(*args):
+            seen.extend(a for a in args if isinstance(a, np.ndarray) and not a.flags.writeable)
+            return kernel(*args)
+
+        return wrapper
+
+    from workbench.core import engine, forest  # the learners call the kernels through these
+
+    originals = {
+        (m, k): f
+        for m in (engine, forest)
+        for k, f in vars(m).items()
+        if isinstance(f, CPUDispatcher)
+    }
+    try:
+        for (m, k), f in originals.items():
+            setattr(m, k, spy(f))
+        HoeffdingTree().fit(X, y).predict(X)
+        UFFT().fit(X, y).predict_proba(X)
+    finally:
+        for (m, k), f in originals.items():
+            setattr(m, k, f)
+    assert not seen, [a.shape for a in seen]

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import http.server
 import io
 import os
+import subprocess
+import sys
 import threading
 import warnings
 import zipfile
@@ -25,8 +28,8 @@ import pytest
 
 from workbench import streams
 from workbench.streams import _cache, remote
-from workbench.streams._download import DownloadError
-from workbench.streams.registry import REGISTRY
+from workbench.streams._download import ChecksumError, DownloadError
+from workbench.streams.registry import FIRST_DOWNLOAD, REGISTRY
 
 RNG = np.random.default_rng(20260101)
 
@@ -293,6 +296,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Content-Disposition", 'attachment; filename="../../escape_header.bin"')
         self.end_headers()
+        barrier = srv.hold.get(path)
+        if barrier is not None:  # half the file, then wait until every client has asked for it
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            try:
+                barrier.wait(timeout=120)
+            except threading.BrokenBarrierError:
+                pass
+            body = body[len(body) // 2 :]
         cut = srv.truncate.get(path)
         self.wfile.write(body if cut is None else body[:cut])
         if cut is not None:
@@ -315,10 +327,24 @@ def mirror(server, monkeypatch, tmp_path):
     """The server with the fixture files, every loader pointed at it, data_home in tmp_path."""
     server.files = dict(FILES)
     server.hits, server.redirects, server.missing, server.truncate = [], {}, set(), {}
+    server.hold = {}
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     monkeypatch.setenv("WORKBENCH_DATA_MIRROR", server.url)
     monkeypatch.delenv("WORKBENCH_DATA", raising=False)
     return server
+
+
+@pytest.fixture
+def direct(mirror, monkeypatch):
+    """The server with no mirror set: every source is tried in the registry's order, the direct
+    URLs of the fetcher sets pointing at the server (scikit-learn's and OpenML's hosts are
+    pointed at it by each test)."""
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR")
+    for name in ("covertype", "kdd99", "kdd99_full", "pima"):
+        d = REGISTRY[name]
+        files = tuple(replace(f, url=mirror.url + urlsplit(f.url).path) for f in d.files)
+        monkeypatch.setitem(REGISTRY, name, replace(d, files=files))
+    return mirror
 
 
 def _quiet(fn, **kw):
@@ -354,16 +380,18 @@ def test_loader_downloads_parses_caches_and_reloads_from_the_cache(name, mirror,
     assert {urlsplit(f.url).path for f in d.files} <= set(mirror.hits)
     folder = home / d.folder
     assert (folder / f"{name}.npz").exists()
-    # only the registry's names were written, whatever the server called the file
+    # only the registry's names were written, whatever the server called the file, and beside
+    # each file the SHA-256 it arrived with
+    raw = [*(g.filename for g in d.files), *(g.member for g in d.files if g.member)]
     written = _files_under(tmp_path)
     assert written == {
-        f"data/{d.folder}/{f}"
-        for f in [
-            f"{name}.npz",
-            *(g.filename for g in d.files),
-            *(g.member for g in d.files if g.member),
-        ]
+        f"data/{d.folder}/{f}" for f in [f"{name}.npz", *raw, *(f"{r}.sha256" for r in raw)]
     }
+    for k, g in enumerate(d.files):
+        digest = hashlib.sha256(FILES[_path(name, k)]).hexdigest()
+        assert (folder / f"{g.filename}.sha256").read_text() == f"{digest}  {g.filename}\n"
+        assert info.params["sha256"][g.filename] == digest
+    assert info.params["checksum"] == FIRST_DOWNLOAD
 
     # the second load comes from the cache: no raw files, no server
     for f in d.files:
@@ -582,6 +610,10 @@ def test_a_file_put_there_by_hand_is_found_checked_and_used(mirror, tmp_path, mo
     assert mirror.hits == []
     table = streams.list_datasets().set_index("name")
     assert table.loc["skin", "cached"] and table.loc["skin", "raw"] == ["Skin_NonSkin.txt"]
+    # read successfully once: from now on its SHA-256 is recorded and checked
+    digest = hashlib.sha256(FILES[_path("skin")]).hexdigest()
+    assert table.loc["skin", "sha256"] == {"Skin_NonSkin.txt": digest}
+    assert (tmp_path / "skin" / "Skin_NonSkin.txt.sha256").read_text().split()[0] == digest
 
 
 def test_data_home_default_is_home_workbench_data(monkeypatch):
@@ -622,7 +654,9 @@ def test_nothing_is_written_outside_data_home(mirror, tmp_path):
     _quiet(streams.airlines, data_home=home)  # zip member "../../escape_airlines.arff"
     assert _files_under(tmp_path) == {
         "inner/home/airlines/airlines.arff.zip",
+        "inner/home/airlines/airlines.arff.zip.sha256",
         "inner/home/airlines/airlines.arff",
+        "inner/home/airlines/airlines.arff.sha256",
         "inner/home/airlines/airlines.npz",
     }
 
@@ -647,6 +681,7 @@ def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path):
         "features",
         "classes",
         "source",
+        "sources",
         "version",
         "licence",
         "citation",
@@ -654,6 +689,8 @@ def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path):
         "notes",
         "cached",
         "raw",
+        "sha256",
+        "checksum",
         "folder",
     ]
     assert set(table.name) == set(REGISTRY) | {"electricity", "adult", "breast_cancer"}
@@ -715,3 +752,270 @@ def test_read_libsvm_pads_and_rejects():
         streams.read_libsvm(path, n_features=2)
     with pytest.raises(ValueError, match="not among the expected classes"):
         streams.read_libsvm(path, classes=(1, 3))
+
+
+# -------------------------------------------------------------- checksums, sources, concurrency
+
+
+def test_a_file_that_changes_after_its_download_is_an_error_naming_both_sums(mirror, tmp_path):
+    X, _ = _quiet(streams.skin, data_home=tmp_path)
+    raw = tmp_path / "skin" / "Skin_NonSkin.txt"
+    before = hashlib.sha256(raw.read_bytes()).hexdigest()
+    table = streams.list_datasets(data_home=tmp_path).set_index("name")
+    assert table.loc["skin", "sha256"] == {"Skin_NonSkin.txt": before}
+    assert table.loc["skin", "checksum"] == FIRST_DOWNLOAD
+    raw.write_bytes(raw.read_bytes() + b"1\t2\t3\t1\n")  # damaged on disk, or replaced
+    after = hashlib.sha256(raw.read_bytes()).hexdigest()
+    with pytest.raises(ChecksumError) as exc:
+        streams.skin(data_home=tmp_path, refresh=True)
+    message = str(exc.value)
+    assert before in message and after in message and str(raw) in message
+    assert "Skin_NonSkin.txt.sha256" in message
+    X2, _ = _quiet(streams.skin, data_home=tmp_path)  # the cache built from the download
+    np.testing.assert_array_equal(X2, X)
+    (tmp_path / "skin" / "Skin_NonSkin.txt.sha256").unlink()  # accept the file as it is now
+    X3, _ = _quiet(streams.skin, data_home=tmp_path, refresh=True)
+    assert len(X3) == len(X) + 1
+    assert (tmp_path / "skin" / "Skin_NonSkin.txt.sha256").read_text().split()[0] == after
+
+
+LOAD_SKIN = """
+import sys, warnings
+warnings.simplefilter("ignore")
+from workbench import streams
+X, y = streams.skin(data_home=sys.argv[1], progress=False)
+print("LOADED", X.shape[0], repr(float(X.sum())), int(y.sum()))
+"""
+
+
+def test_two_processes_loading_the_same_set_at_once_share_no_download_file(mirror, tmp_path):
+    """The server sends each process half of the file, then waits until both have asked for it:
+    the two downloads overlap.  Each writes a temporary file of its own and renames it into
+    place; both processes load the data set, and nothing is left half-written."""
+    rng = np.random.default_rng(7)
+    rows = rng.integers(0, 256, size=(20_000, 3))
+    labels = rng.integers(1, 3, size=20_000)
+    body = "".join(f"{b}\t{g}\t{r}\t{c}\n" for (b, g, r), c in zip(rows, labels)).encode()
+    mirror.files[_path("skin")] = body
+    mirror.hold[_path("skin")] = threading.Barrier(2)
+    env = dict(os.environ, WORKBENCH_DATA_MIRROR=mirror.url)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", LOAD_SKIN, str(tmp_path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=600) for p in procs]
+    for p, (_, err) in zip(procs, outs):
+        assert p.returncode == 0, err[-3000:]
+    assert mirror.hits.count(_path("skin")) == 2  # both downloaded, at once
+    expected = f"LOADED 20000 {float(rows.sum())!r} {int((labels - 1).sum())}"
+    assert [out.strip().splitlines()[-1] for out, _ in outs] == [expected, expected]
+    folder = tmp_path / "skin"
+    assert (folder / "Skin_NonSkin.txt").read_bytes() == body
+    digest = hashlib.sha256(body).hexdigest()
+    assert (folder / "Skin_NonSkin.txt.sha256").read_text() == f"{digest}  Skin_NonSkin.txt\n"
+    assert _files_under(folder) == {"Skin_NonSkin.txt", "Skin_NonSkin.txt.sha256", "skin.npz"}
+
+
+def test_list_datasets_names_the_sources_in_the_order_they_are_tried(mirror, monkeypatch):
+    from workbench.streams._fetchers import describe
+
+    table = streams.list_datasets().set_index("name")  # with the mirror: only its copies
+    assert table.loc["covertype", "sources"] == [
+        mirror.url + _path("covertype") + " ($WORKBENCH_DATA_MIRROR)"
+    ]
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR")
+    table = streams.list_datasets().set_index("name")
+    d = REGISTRY
+    assert table.loc["covertype", "sources"] == [
+        describe("sklearn:fetch_covtype"),
+        d["covertype"].files[0].url,
+    ]
+    assert table.loc["kdd99", "sources"][0].startswith(
+        "scikit-learn's copy for sklearn.datasets.fetch_kddcup99 "
+    )
+    assert table.loc["pima", "sources"][0].startswith("OpenML data id 37")
+    assert table.loc["a9a", "sources"] == [" + ".join(f.url for f in d["a9a"].files)]
+    assert table.loc["electricity", "sources"] == ["inside the package (workbench/streams/data)"]
+    assert all(len(table.loc[n, "sources"]) == 1 + bool(REGISTRY[n].fetcher) for n in REGISTRY)
+
+
+# ---------------------------------------------------------------------- well-kept fetchers first
+
+
+def _point_sklearn_at(monkeypatch, server, module: str, name: str, body: bytes, checksum=None):
+    """scikit-learn's record of a file (its URL and SHA-256) pointed at the local server, where
+    the URL redirects to another host name of the server (as figshare sends to its CDN)."""
+    import importlib
+
+    from sklearn.datasets._base import RemoteFileMetadata
+
+    mod = importlib.import_module(module)
+    old = getattr(mod, name)
+    path, cdn = f"/figshare/{old.filename}", f"/cdn/{old.filename}"
+    server.files[cdn] = body
+    port = server.server_address[1]
+    server.redirects[path] = f"http://localhost:{port}{cdn}"
+    digest = checksum or hashlib.sha256(body).hexdigest()
+    monkeypatch.setattr(mod, name, RemoteFileMetadata(old.filename, server.url + path, digest))
+    return path, digest
+
+
+def _same_load(a, b):
+    (Xa, ya, ia), (Xb, yb, ib) = a, b
+    np.testing.assert_array_equal(Xa, Xb)
+    np.testing.assert_array_equal(ya, yb)
+    assert ia.feature_names == ib.feature_names and ia.class_names == ib.class_names
+    assert ia.nominal_features == ib.nominal_features and ia.categories == ib.categories
+
+
+@pytest.mark.parametrize(
+    "name, module, record",
+    [
+        ("covertype", "sklearn.datasets._covtype", "ARCHIVE"),
+        ("kdd99", "sklearn.datasets._kddcup99", "ARCHIVE_10_PERCENT"),
+        ("kdd99_full", "sklearn.datasets._kddcup99", "ARCHIVE"),
+    ],
+)
+def test_scikit_learns_copy_comes_first_checked_against_its_published_sha256(
+    name, module, record, direct, monkeypatch, tmp_path
+):
+    """The file at the URL scikit-learn's fetcher uses (pointed at the local server, which
+    redirects it to another host as a CDN would), checked against the SHA-256 in scikit-learn's
+    record, is the first source; it gives what the same bytes from the direct URL give."""
+    body = FILES[_path(name)]
+    path, digest = _point_sklearn_at(monkeypatch, direct, module, record, body)
+    via_sklearn = _quiet(LOADERS[name], data_home=tmp_path / "a", return_info=True)
+    assert path in direct.hits and _path(name) not in direct.hits
+    info = via_sklearn[2]
+    filename = REGISTRY[name].files[0].filename
+    assert info.params["loaded_from"] == direct.url + path
+    assert info.params["sha256"] == {filename: digest}
+    assert info.params["checksum"] == remote.PUBLISHED_BY_SKLEARN
+    folder = tmp_path / "a" / REGISTRY[name].folder
+    assert _files_under(folder) == {f"{name}.npz", filename, f"{filename}.sha256"}
+    row = streams.list_datasets(data_home=tmp_path / "a").set_index("name").loc[name]
+    assert row["sha256"] == {filename: digest} and row["checksum"] == remote.PUBLISHED_BY_SKLEARN
+    monkeypatch.setenv("WORKBENCH_DATA_MIRROR", direct.url)  # the same bytes from the direct URL
+    via_url = _quiet(LOADERS[name], data_home=tmp_path / "b", return_info=True)
+    assert via_url[2].params["loaded_from"] == direct.url + _path(name)
+    assert via_url[2].params["sha256"] == {filename: digest}
+    _same_load(via_sklearn, via_url)
+
+
+PIMA_FEATURES = ("preg", "plas", "pres", "skin", "insu", "mass", "pedi", "age")
+
+
+def _point_openml_at(monkeypatch, server, md5=None):
+    """OpenML's JSON description of data id 37 and its data file served by the local server, and
+    fetch_openml's opener sending every request there (the path unchanged)."""
+    import json
+
+    import sklearn.datasets._openml as openml
+
+    arff = FILES[_path("pima")]
+    column = dict(is_target="false", is_ignore="false", is_row_identifier="false")
+    features = [
+        dict(index=str(i), name=f, data_type="numeric", number_of_missing_values="0", **column)
+        for i, f in enumerate(PIMA_FEATURES)
+    ]
+    features.append(
+        dict(
+            column,
+            index="8",
+            name="class",
+            data_type="nominal",
+            nominal_value=["tested_negative", "tested_positive"],
+            number_of_missing_values="0",
+            is_target="true",
+        )
+    )
+    description = dict(
+        id="37",
+        name="diabetes",
+        description="Pima Indians Diabetes Database",
+        version="1",
+        format="ARFF",
+        file_id="37",
+        status="active",
+        default_target_attribute="class",
+        url="https://api.openml.org" + _path("pima"),
+        md5_checksum=md5 or hashlib.md5(arff).hexdigest(),
+    )
+    api = "/api/v1/json/data/"
+    server.files[api + "37"] = json.dumps({"data_set_description": description}).encode()
+    server.files[api + "features/37"] = json.dumps(
+        {"data_features": {"feature": features}}
+    ).encode()
+    qualities = {"quality": [{"name": "NumberOfInstances", "value": "3.0"}]}
+    server.files[api + "qualities/37"] = json.dumps({"data_qualities": qualities}).encode()
+    real = openml.urlopen
+
+    def to_local(request, *args, **kwargs):
+        parts = urlsplit(request.full_url)
+        request.full_url = server.url + parts.path + (f"?{parts.query}" if parts.query else "")
+        return real(request, *args, **kwargs)
+
+    monkeypatch.setattr(openml, "urlopen", to_local)
+    return hashlib.sha256(arff).hexdigest()
+
+
+def test_openml_fetcher_comes_first_for_pima_and_gives_what_the_file_gives(
+    direct, monkeypatch, tmp_path
+):
+    digest = _point_openml_at(monkeypatch, direct)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", ".*failed", streams.DatasetWarning)  # no fallback
+        via_fetcher = _quiet_except_fallback(
+            streams.pima, data_home=tmp_path / "a", return_info=True
+        )
+    assert "/api/v1/json/data/37" in direct.hits
+    info = via_fetcher[2]
+    assert info.params["loaded_from"] == "OpenML data id 37 (fetch_openml)"
+    assert info.params["sha256"] == {"diabetes.arff": digest}
+    assert "MD5 published by OpenML" in info.params["checksum"]
+    assert _files_under(tmp_path / "a" / "pima") == {"pima.npz"}  # its cache went with it
+    Xe, ye, classes, _ = EXPECTED["pima"]
+    np.testing.assert_array_equal(via_fetcher[0], Xe)
+    np.testing.assert_array_equal(via_fetcher[1], ye)
+    monkeypatch.setenv("WORKBENCH_DATA_MIRROR", direct.url)
+    via_url = _quiet(streams.pima, data_home=tmp_path / "b", return_info=True)
+    assert via_url[2].params["sha256"] == {"diabetes.arff": digest}  # the same file, one sum
+    _same_load(via_fetcher, via_url)
+
+
+@pytest.mark.parametrize("name", ["covertype", "pima"])
+def test_a_failing_fetcher_falls_back_to_the_direct_url(name, direct, monkeypatch, tmp_path):
+    """A fetcher whose checksum does not match what it downloaded (scikit-learn's SHA-256,
+    OpenML's MD5) fails; the loader says so in a warning and downloads the direct URL."""
+    if name == "covertype":
+        body = FILES[_path("covertype")]
+        _point_sklearn_at(
+            monkeypatch, direct, "sklearn.datasets._covtype", "ARCHIVE", body, "0" * 64
+        )
+        what = "fetch_covtype"
+    else:
+        _point_openml_at(monkeypatch, direct, md5="0" * 32)
+        what = "OpenML data id 37"
+    with pytest.warns(streams.DatasetWarning, match=f"{what}.* failed .*downloading"):
+        X, y, info = _quiet_except_fallback(LOADERS[name], data_home=tmp_path, return_info=True)
+    assert info.params["loaded_from"] == direct.url + _path(name)
+    assert _path(name) in direct.hits
+    np.testing.assert_array_equal(X, EXPECTED[name][0])
+    np.testing.assert_array_equal(y, EXPECTED[name][1])
+    folder = tmp_path / REGISTRY[name].folder
+    filename = REGISTRY[name].files[0].filename
+    assert _files_under(folder) == {f"{name}.npz", filename, f"{filename}.sha256"}
+
+
+def _quiet_except_fallback(fn, **kw):
+    """Call a loader keeping only the fallback's warning (the fixture's row count differs)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "(?s).*(rows where|class sizes)", streams.DatasetWarning)
+        warnings.filterwarnings("ignore", "Invalid cache, redownloading", RuntimeWarning)  # OpenML
+        return fn(**kw)

@@ -5,6 +5,7 @@ cell's source and the error.  The executed copy (outputs included) is saved to `
 from which tests/test_book.py builds the rendered book without running the notebooks again.
 """
 
+import time
 from pathlib import Path
 
 import nbformat
@@ -15,8 +16,14 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from workbench import book
 
 ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 TIMEOUT = 240  # seconds per cell (fast mode: every notebook takes well under a minute)
+#: quick mode's budget per notebook, in seconds of the kernel's CPU time (what a run costs on an
+#: idle machine; the wall time on a shared one is several times more): a class runs them live
+QUICK_CPU_SECONDS = 30
+#: appended to each notebook run (and removed before the executed copy is saved)
+CPU_CELL = "import os as _os\nprint('kernel CPU', sum(_os.times()[:4]))"
 
 
 def test_the_tour_is_there():
@@ -31,6 +38,8 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
     # reproducible on demand).  A cell that raises fails at once; three hangs fail the test.
     for attempt in (1, 2, 3):
         nb = nbformat.read(path, as_version=4)
+        nb.cells.append(nbformat.v4.new_code_cell(CPU_CELL))
+        t0 = time.perf_counter()
         client = NotebookClient(
             nb,
             timeout=TIMEOUT,
@@ -47,6 +56,63 @@ def test_notebook_runs_in_fast_mode(path, monkeypatch):
                 pytest.fail(
                     f"{path.name}: the kernel hung or died three times\n{err}", pytrace=False
                 )
+    wall = time.perf_counter() - t0
+    cpu = float(nb.cells.pop().outputs[0]["text"].split()[-1])
     ran = [c for c in nb.cells if c.cell_type == "code"]
     assert ran and all(c.get("execution_count") for c in ran if c.source.strip())
     book.save_executed(nb, path.name, book.EXECUTED, quick=True)
+    _record_time(path.name, wall, cpu)
+    assert cpu < QUICK_CPU_SECONDS, (
+        f"{path.name}: quick mode took {cpu:.1f} s of the kernel's CPU time (budget "
+        f"{QUICK_CPU_SECONDS} s; wall time {wall:.0f} s)"
+    )
+
+
+def _record_time(name: str, wall: float, cpu: float) -> None:
+    """test-artifacts/notebook-times.json: each notebook's last quick run (wall and CPU time,
+    and the machine's load average), for the teaching page's table."""
+    import json
+    import os
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    target = ARTIFACTS / "notebook-times.json"
+    times = json.loads(target.read_text()) if target.exists() else {}
+    times[name] = {
+        "wall_s": round(wall, 1),
+        "kernel_cpu_s": round(cpu, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+    target.write_text(json.dumps(times, indent=1, sort_keys=True))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_opens_unmodified_in_jupyterlab(path):
+    """Stored as JupyterLab saves it right after opening it (the kernel's spec and
+    language_info, which JupyterLab fills in from the kernel, nbformat 4.5 with cell ids, its
+    JSON layout): opening and closing it leaves no change behind and no 'modified' mark.
+    `python -m workbench.book --tidy` rewrites the notebooks in that form."""
+    text = path.read_text(encoding="utf-8")
+    assert book.lab_form(text) == text, (
+        f"{path.name} is not stored as JupyterLab saves it: run `python -m workbench.book --tidy`"
+    )
+    nb = nbformat.reads(text, as_version=4)
+    assert nb.nbformat_minor >= 5 and all(c.get("id") for c in nb.cells)
+
+
+PAPERS = [p for p in NOTEBOOKS if p.name[:2] in ("01", "02", "03", "04", "05")]
+
+
+@pytest.mark.parametrize("path", PAPERS, ids=[p.name for p in PAPERS])
+def test_paper_notebook_ends_with_exercises_and_hidden_solutions(path):
+    nb = nbformat.read(path, as_version=4)
+    head = next(i for i, c in enumerate(nb.cells) if c.source.startswith("## Exercises"))
+    tail = nb.cells[head + 1 :]
+    tasks = [c for c in tail if c.cell_type == "markdown" and c.source.startswith("### Exercise")]
+    checks = [c for c in tail if c.cell_type == "code" and "E.check(" in c.source]
+    solutions = [c for c in tail if "solution" in c.metadata.get("tags", [])]
+    assert 3 <= len(tasks) == len(checks) == len(solutions) <= 5
+    for cell in solutions:  # collapsed in JupyterLab until the teacher opens them
+        assert cell.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+        assert cell.source.startswith("E.solution(")
+    # the exercises come last: nothing after them but exercises
+    assert all(c in tasks + checks + solutions for c in tail)

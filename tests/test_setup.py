@@ -75,25 +75,32 @@ def test_lab_command_starts_jupyterlab_as_root_too(monkeypatch):
 
 
 def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monkeypatch, capsys):
-    """`dev.py clean` deletes numba's cache (*.nbi, *.nbc) under workbench/ and NUMBA_CACHE_DIR,
-    says how many files it removed, and leaves sources and other bytecode alone."""
+    """`dev.py clean` deletes numba's cache (*.nbi, *.nbc) of the workbench's kernels, wherever
+    numba keeps them (``__pycache__``, NUMBA_CACHE_DIR, numba's user-wide folder), says how many
+    files it removed, and leaves sources, bytecode and other packages' kernels alone."""
     dev = _load_dev()
-    root, cache = tmp_path / "repo", tmp_path / "numba_cache"
+    kc = dev.kernel_cache_module()
+    root, cache, xdg = tmp_path / "repo", tmp_path / "numba_cache", tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
+    core = root / "workbench" / "core"
     stale = [
-        root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.nbi",
-        root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc",
-        root / "workbench" / "__pycache__" / "bounds.hoeffding_nb-40.py311.nbi",
-        cache / "workbench_core_split" / "split.attempt-7.py311.nbc",
+        core / "__pycache__" / "engine.run_stream-12.py311.nbi",
+        core / "__pycache__" / "engine.run_stream-12.py311.1.nbc",
+        root / "workbench" / "__pycache__" / "_rng.seed_state-44.py311.nbi",
+        cache / kc._numba_subpath(core) / "split.attempt-7.py311.nbc",
+        kc._user_wide_root() / kc._numba_subpath(core) / "split.attempt-7.py311.nbi",
     ]
     kept = [
-        root / "workbench" / "core" / "engine.py",
-        root / "workbench" / "core" / "__pycache__" / "engine.cpython-311.pyc",
-        root / "tests" / "__pycache__" / "kernel.nbi",
-    ]  # outside workbench/: kept
+        core / "engine.py",
+        core / "__pycache__" / "engine.cpython-311.pyc",
+        root / "tests" / "__pycache__" / "kernel.nbi",  # outside workbench/
+        cache / "otherpkg_0123abcd" / "theirs.py311.nbc",  # another package's kernels
+    ]
     for path in stale + kept:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"x")
-    assert dev.clean_numba_cache(root, str(cache)) == 4
+    assert xdg in stale[-1].parents  # numba's own rule for its user-wide folder
+    assert dev.clean_numba_cache(root, str(cache)) == 5
     assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)
     assert dev.clean_numba_cache(root, str(cache)) == 0
 
@@ -108,26 +115,16 @@ def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monk
     assert "clean" in dev.COMMANDS and "dev.py clean" in dev.__doc__
 
 
-def test_set_up_drops_kernels_compiled_from_other_sources(tmp_path, monkeypatch):
-    """numba's cache checks only the timestamp of a kernel's own file, not of the steps it
-    inlines; so the set-up (lab, test, book) deletes the cache when any workbench source
-    changed since the last set-up, and keeps it otherwise."""
+def test_set_up_leaves_the_staleness_check_to_the_package(monkeypatch):
+    """lab, test and book precompile through ``python -m workbench.precompile`` and nothing else:
+    the package itself recompiles kernels whose sources changed (tests/test_kernel_cache.py),
+    so the set-up keeps no hash of its own and deletes nothing."""
     dev = _load_dev()
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    root = tmp_path / "repo"
-    steps = root / "workbench" / "core" / "steps.py"
-    kernel = root / "workbench" / "core" / "__pycache__" / "engine.run_stream-12.py311.1.nbc"
-    stamp = root / "workbench" / "__pycache__" / "kernel-sources.sha256"
-    for path in (steps, kernel):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("x = 1\n")
-    assert dev.drop_stale_kernels(root, stamp)  # no stamp yet: the cache's origin is unknown
-    assert not kernel.exists() and stamp.is_file()
-    kernel.write_text("compiled")
-    assert not dev.drop_stale_kernels(root, stamp) and kernel.exists()  # same sources: kept
-    steps.write_text("x = 2\n")  # an edit to an inlined step only
-    assert dev.drop_stale_kernels(root, stamp) and not kernel.exists()
-    assert dev.kernel_sources_hash(root) == stamp.read_text().strip()
+    calls = []
+    monkeypatch.setattr(dev, "run", lambda cmd, **k: calls.append([str(c) for c in cmd]))
+    dev.precompile()
+    assert calls == [[str(dev.PY), "-m", "workbench.precompile"]]
+    assert not hasattr(dev, "drop_stale_kernels") and not hasattr(dev, "kernel_sources_hash")
 
 
 def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
@@ -198,3 +195,22 @@ def test_lab_set_up_turns_the_news_pop_up_off(tmp_path):
     source = (ROOT / "dev.py").read_text()
     lab = source[source.index("def cmd_lab") :]
     assert lab.index("write_lab_settings()") < lab.index('"lab"')
+
+
+def test_lab_set_up_keeps_widget_messages_on_the_kernels_main_thread(tmp_path):
+    """JupyterLab 4.6 sends widget messages to a kernel subshell by default, which ipykernel 7
+    runs in a thread of its own beside the cell being run: two threads drawing with matplotlib
+    at once ("ValueError ... ParseException" in 01's schedule widget).  The set-up turns it off,
+    with a value the installed JupyterLab's schema knows (the browser test sees the thread)."""
+    import json
+    import sys
+
+    written = json.loads(_dev().write_lab_settings(tmp_path).read_text())
+    kernels = written["@jupyterlab/apputils-extension:kernels-settings"]
+    assert kernels == {"commsOverSubshells": "disabled"}
+    schema_file = (
+        Path(sys.prefix)
+        / "share/jupyter/lab/schemas/@jupyterlab/apputils-extension/kernels-settings.json"
+    )
+    schema = json.loads(schema_file.read_text())["properties"]["commsOverSubshells"]
+    assert "disabled" in [choice["const"] for choice in schema["oneOf"]]

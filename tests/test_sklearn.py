@@ -2,6 +2,9 @@
 hashable labels, pandas DataFrames in, and the bad inputs a new user runs into."""
 
 import pickle
+import subprocess
+import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -40,9 +43,48 @@ LEARNERS = [
 EXPECTED_FAILURES: dict = {}
 
 
-@parametrize_with_checks(LEARNERS, expected_failed_checks=lambda est: EXPECTED_FAILURES)
+# The learners implement scikit-learn's estimator API without BaseEstimator among their bases
+# (importing sklearn.base costs a second of every start: workbench/learners/_api.py); the checks
+# say so in a UserWarning when they are collected, and then run all the same.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Estimator .* does not inherit from", UserWarning)
+    _all_checks = parametrize_with_checks(
+        LEARNERS, expected_failed_checks=lambda est: EXPECTED_FAILURES
+    )
+
+
+@_all_checks
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
+
+
+def test_learning_imports_neither_scikit_learn_nor_pandas():
+    """A learner is built, fitted, scored by prequential evaluation and asked to predict without
+    importing scikit-learn, scipy.stats or pandas (about a second of a start); scikit-learn's
+    tools still recognise it as a classifier."""
+    code = (
+        "import sys\n"
+        "from workbench import evaluate, learners, streams\n"
+        "X, y = streams.sea(300, seed=1)\n"
+        "model = learners.HoeffdingTree(grace_period=50).fit(X, y)\n"
+        "evaluate.prequential(learners.HoeffdingTree(grace_period=50), X, y)\n"
+        "model.predict(X); repr(model); model.get_params(); model.clone()\n"
+        "heavy = ['sklearn', 'scipy.stats', 'pandas', 'pyarrow']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
+    )
+    assert out.stdout.strip() == "[]", out.stdout
+    from sklearn.base import is_classifier
+    from sklearn.utils import get_tags
+
+    model = HoeffdingTree()
+    assert is_classifier(model) and get_tags(model).input_tags.allow_nan
+    assert get_tags(BOCT()).classifier_tags.multi_class is False
+    assert repr(HoeffdingTree(grace_period=100, delta=1e-3)) == (
+        "HoeffdingTree(delta=0.001, grace_period=100)"
+    )
 
 
 def test_parameters_come_from_the_signature():
@@ -233,3 +275,48 @@ def test_reset_keeps_classes_and_columns_and_reads_new_parameters():
     assert m.categories_ == {0: ["blue", "red"]} and m.feature_names_in_.tolist() == ["colour", "x"]
     m.partial_fit(df, y)
     assert m.n_leaves == 1  # the new grace period holds
+
+
+def _bad_inputs():
+    """(what a new user tries, the call, what the ValueError must say)."""
+    X, y = streams.sea(300, seed=1)
+    X_inf = X.copy()
+    X_inf[5, 1] = np.inf
+    y_nan = y.astype(float)
+    y_nan[3] = np.nan
+    strings = np.array([["a", "b", "c"]] * 10)
+    wider = np.hstack([X, X[:, :1]])
+    words = np.where(y == 1, "up", "down")
+    return [
+        ("inf", lambda m: m.fit(X_inf, y), r"X contains infinity \(first at row 5, column 1\)"),
+        ("wrong width", lambda m: m.fit(X, y).predict(wider), r"X has 4 features, but .* 3"),
+        (
+            "unknown label",
+            lambda m: m.fit(X, y).partial_fit(X[:3], [0, 1, 2]),
+            r"label 2 at y\[2\] is outside range\(n_classes\)",
+        ),
+        (
+            "unknown word label",
+            lambda m: m.fit(X, words).partial_fit(X[:2], ["up", "sideways"]),
+            r"label 'sideways' at y\[1\] is not one of the classes \['down', 'up'\]",
+        ),
+        ("empty", lambda m: m.fit(X[:0], y[:0]), r"y is empty"),
+        ("strings", lambda m: m.fit(strings, y[:10]), r"X must be numeric"),
+        ("1-D", lambda m: m.fit(X[:, 0], y), r"X must be 2-D .*X\.reshape\(-1, 1\)"),
+        ("length mismatch", lambda m: m.fit(X, y[:-1]), r"y has 299 labels but X has 300 rows"),
+        ("float labels", lambda m: m.fit(X, y + 0.5), r"Unknown label type: continuous"),
+        ("NaN labels", lambda m: m.fit(X, y_nan), r"y contains NaN"),
+    ]
+
+
+SEVEN = [HoeffdingTree, CTree, CorrHTree, EFDT, FrugalHoeffdingTree, BOCT, UFFT]
+BAD = _bad_inputs()
+
+
+@pytest.mark.parametrize("learner", SEVEN, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("case, call, message", BAD, ids=[b[0] for b in BAD])
+def test_every_bad_input_is_a_value_error_that_names_it(learner, case, call, message):
+    """What a new user gets wrong, tried on every learner: each is a ValueError whose message
+    names the problem (never an error from inside numba, a hang or a model)."""
+    with pytest.raises(ValueError, match=message):
+        call(learner())

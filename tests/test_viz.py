@@ -707,3 +707,93 @@ def test_fractional_counts_are_explained_where_they_show():
     since = int((s.model.apply(X[200:260]) == ex.leaf).sum())
     start = ex.n - since
     assert 0 < start < 200 and start != round(start)
+
+
+def test_a_pure_leaf_says_why_its_split_chart_is_empty(sea):
+    X, y = sea
+    y = y.copy()
+    y[:300] = 0  # the root sees one class only for its first 300 instances
+    stepper = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=50)
+    stepper.step(50)
+    svg, caption = stepper.split_svg(), stepper.split_caption()
+    assert 'data-pure="1"' in svg and "Leaf 0 is pure: its 50 instances are all 0" in svg
+    assert "none is scored" in svg and "polyline" not in svg
+    # each line fits the chart (11 px text, about 6 px a character, 330 px of plot)
+    assert all(len(line) <= 55 for line in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg))
+    assert "is pure" in caption
+    stepper.step(300)  # the other class arrived: the chart draws the rule's lines again
+    svg = stepper.split_svg()
+    assert "data-pure" not in svg and "polyline" in svg
+
+
+def test_the_forest_stepper_keeps_its_labels_short_and_opens_fitted():
+    from workbench import learners
+    from workbench.viz.stepper.forest import ForestStepper
+    from workbench.viz.view import VIEWS
+
+    X, y = streams.sea(6_000, seed=1, concepts=(0, 3))
+    stepper = ForestStepper(learners.UFFT(n_classes=2, grace_period=100), X, y).step(3_000)
+    nodes = _nodes(stepper.dot())
+    inner = [(label, rest) for label, css, rest in nodes.values() if "wbinner" in css]
+    assert inner
+    for label, rest in inner:
+        # the state in the label, the numbers in the tooltip
+        assert max(len(line) for line in label.split("\\n")) <= 32, label
+        assert re.search(r"DDM: (in control|warning since|warming up|no data)", label)
+        assert 'tooltip="DDM NB error p=' in rest or "warming up" in label
+    full = _nodes(stepper.model.to_dot(0, ddm_levels="full"))
+    assert any("DDM NB error p=" in label for label, _, _ in full.values())
+    with pytest.raises(ValueError, match="ddm_levels"):
+        stepper.model.to_dot(0, ddm_levels="long")
+    panel = stepper.widget()
+    views = panel.children[2]
+    holder = panel.children[-2]
+    drawing = holder.children[0]
+    assert views.value == "fit" and "wb-fit" in holder._dom_classes
+    assert "Fit:" in panel.children[3].value
+    views.value = "full size"
+    assert "wb-fit" not in holder._dom_classes and "scrolls sideways" in panel.children[3].value
+    views.value = "zoom"
+    assert drawing.enable_zoom
+    views.value = "fit"
+    assert "wb-fit" in holder._dom_classes and not drawing.enable_zoom
+    # the picture for pages without a kernel is fitted too
+    bundle = panel._repr_mimebundle_()
+    bundle = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "wb-tree-static wb-fit" in bundle["text/html"]
+    assert set(VIEWS) == {"fit", "full size", "zoom"}
+    with pytest.raises(ValueError, match="view"):
+        stepper.widget(view="huge")
+
+
+def test_tree_drawings_share_one_graphviz_module_per_page(grown):
+    """graphviz-anywidget's bundle sets window.$ to a new jQuery each time it is evaluated, and
+    anywidget evaluates a widget's module once per widget: the drawings wrap it so that it is
+    evaluated once per page (the browser test counts the console errors this caused)."""
+    from workbench.viz.view import tree_widget
+
+    a, b = tree_widget(grown.to_dot()), tree_widget("digraph { a -> b }")
+    assert a._esm == b._esm and "globalThis[KEY]" in a._esm
+    assert a._esm.startswith("const SOURCE = ") and "export default" in a._esm
+
+
+def test_side_by_side_columns_fit_their_trees_and_a_lone_panel_scrolls(sea):
+    """In a column of a side-by-side view a wide tree is shrunk to the column (its root in
+    view: it was cut at the column's edge, root and all); a stepper's own panel keeps
+    Graphviz's size and scrolls sideways.  The switch changes either."""
+    X, y = sea
+    a = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=500)
+    b = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **{**p, "criterion": "gini"}), X, y, k=500)
+    pair = viz.side_by_side(a, b)
+    pair.step(3_000)
+    pair.widget  # noqa: B018 (builds the panels)
+    for s in (a, b):
+        assert s._ui["view"].value == "fit" and "wb-fit" in s._ui["holder"]._dom_classes
+    assert pair.picture_html().count("wb-tree-static wb-fit") == 2
+    alone = viz.TreeStepper(lambda **p: HoeffdingTree(3, 2, **p), X, y, k=500)
+    alone.widget  # noqa: B018
+    assert alone._ui["view"].value == "full size"
+    assert "wb-fit" not in alone._ui["holder"]._dom_classes
+    assert "scrolls sideways" in alone.widget.children[3].children[0].children[0].children[1].value
+    alone._ui["view"].value = "fit"
+    assert "wb-fit" in alone._ui["holder"]._dom_classes

@@ -2,15 +2,22 @@
 
     from workbench import streams, learners, evaluate, bounds, montecarlo, viz
 
-Submodules are imported on first use, so ``import workbench`` itself is instant; numba compiles
-(or loads from its cache) the kernels a submodule needs when it is first used.
+Submodules are imported on first use; numba compiles (or loads from its cache) the kernels a
+submodule needs when it is first used.  ``import workbench`` imports numba and makes its cache
+tell kernels compiled from other sources apart (:mod:`workbench._kernel_cache`): after an edit to
+any file a kernel is built from, the next process compiles it afresh instead of loading the old
+machine code.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from . import _kernel_cache
+
 __version__ = "0.1.0"
+
+_kernel_cache.install()
 
 _SUBMODULES = (
     "core",

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["compared", "fmt_num"]
+__all__ = ["compared", "fmt_num", "count"]
+
+
+def count(n, one: str, many: str) -> str:
+    """``n`` things, singular or plural: ``count(1, "leaf", "leaves")`` is ``"1 leaf"``.
+
+    >>> count(1, "leaf", "leaves"), count(12_000, "leaf", "leaves"), count(2.0, "run", "runs")
+    ('1 leaf', '12,000 leaves', '2 runs')
+    """
+    n = int(round(float(n)))
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def fmt_num(v: float, digits: int = 3) -> str:

@@ -5,6 +5,7 @@ without installing anything.
     python3 dev.py book            # execute every notebook (full mode), build _build/book/html
     python3 dev.py book --quick    # the same in quick mode (minutes)
     python -m workbench.book --executed build/executed   # build from executed copies, no run
+    python3 dev.py book --quick --solutions   # the teacher's book: the exercises' solutions shown
 
 The site is built by Jupyter Book 1 (Sphinx, sphinx-book-theme, MyST-NB), which builds offline
 (Jupyter Book 2 fetches its theme at build time).  The notebooks are executed here with nbclient,
@@ -38,6 +39,12 @@ EXECUTED = ROOT / "build" / "executed"
 SOURCE = ROOT / "_build" / "book" / "src"
 #: the finished site: open ``_build/book/html/index.html``
 HTML = ROOT / "_build" / "book" / "html"
+#: the teacher's build (``--solutions``): the same site with the exercises' solutions shown
+HTML_SOLUTIONS = ROOT / "_build" / "book" / "html-solutions"
+#: the page for teachers, first in the book (``docs/*.md`` other than it are findings)
+TEACHING = ROOT / "docs" / "teaching.md"
+#: the tag of the notebook cells that hold an exercise's worked solution
+SOLUTION_TAG = "solution"
 
 #: the workbench's public packages, documented in the API reference
 API_PACKAGES = (
@@ -93,8 +100,24 @@ sphinx:
       - ["html", "application/javascript", null]
     nb_ipywidgets_js: {}
     nb_merge_streams: true
+    # Markdown that a cell displays (the exercises' solutions, the verdicts) is read as MyST,
+    # with its $...$ maths, as JupyterLab shows it; CommonMark would leave the maths as source
+    nb_render_markdown_format: myst
     myst_enable_extensions: ["dollarmath", "amsmath"]
+    # `$$...$$` directly under a line of text (no blank line between) is display maths, as
+    # JupyterLab shows it; without this MyST reads it as inline maths between two stray `$`
+    myst_dmath_double_inline: true
     suppress_warnings: ["mystnb.unknown_mime_type", "myst.header", "misc.highlighting_failure"]
+#MATHJAX#"""
+
+#: the book's formulas are typeset by this file of MathJax 3's own browser build, copied into
+#: the site (``_static/mathjax/``) so that a copy opened from disk, offline, shows them; it
+#: comes from the PyPI package django-static-mathjax (MathJax 3.2.2's ``es5`` directory as
+#: static files, with no dependency: Django is not needed to use them).  SVG output: the glyphs
+#: are in the script, no web fonts to load (Chromium refuses fonts from ``file://`` pages).
+MATHJAX_FILE = "tex-svg-full.js"
+MATHJAX_CONFIG = """\
+    mathjax_path: "mathjax/{file}"
 """
 
 INTRO = """\
@@ -107,6 +130,8 @@ interactive parts (the tree stepper) are shown here as pictures of the state the
 them in; to step a tree yourself, run the notebooks in JupyterLab (`python3 dev.py lab`).
 
 {mode}
+
+{solutions}
 
 ```{{tableofcontents}}
 ```
@@ -129,6 +154,57 @@ API_PAGE = """\
 {modules}
 ```
 """
+
+
+def mathjax_script() -> Path | None:
+    """The MathJax file the book ships (:data:`MATHJAX_FILE`), or None if the package that
+    carries it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("mathjax")
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(loc) / "static" / "mathjax" / "es5" / MATHJAX_FILE
+        if path.is_file():
+            return path
+    return None
+
+
+def myst_settings() -> dict:
+    """The MyST parser's settings of the book (``myst_*`` in :data:`CONFIG`), without the
+    prefix: what ``myst_parser.config.main.MdParserConfig`` takes."""
+    import yaml
+
+    config = yaml.safe_load(CONFIG.replace("#MATHJAX#", ""))["sphinx"]["config"]
+    return {k[len("myst_") :]: v for k, v in config.items() if k.startswith("myst_")}
+
+
+def _config(mathjax: bool) -> str:
+    extra = MATHJAX_CONFIG.format(file=MATHJAX_FILE) if mathjax else ""
+    return CONFIG.replace("#MATHJAX#", extra)
+
+
+def _ship_mathjax(source: Path) -> bool:
+    """Copy MathJax (and its licence) into ``source/_static/mathjax``; False, with a warning,
+    if it is not installed (the pages then load it from a CDN: formulas need the network)."""
+    script = mathjax_script()
+    target = source / "_static" / "mathjax"
+    if target.exists():
+        shutil.rmtree(target)
+    if script is None:
+        print(
+            "[book] WARNING: MathJax is not installed (pip install django-static-mathjax, part "
+            "of the dev extra): the pages load it from a CDN, so formulas show as LaTeX "
+            "source without a network",
+            file=sys.stderr,
+            flush=True,
+        )
+        return False
+    target.mkdir(parents=True)
+    shutil.copy2(script, target / script.name)
+    licence = script.parent.parent / "LICENSE"
+    if licence.is_file():
+        shutil.copy2(licence, target / "LICENSE")
+    return True
 
 
 def _public_modules(package: str) -> list[str]:
@@ -158,22 +234,45 @@ def notebooks() -> list[Path]:
     return sorted(NOTEBOOKS.glob("*.ipynb"))
 
 
-def execute(path: Path, out_dir: Path = EXECUTED, quick: bool = True, timeout: int = 1800) -> Path:
+#: seconds a cell may run before the run is given up (and tried once more with a fresh kernel):
+#: the longest cell of a full run takes about two minutes on two cores
+CELL_TIMEOUT = 900
+
+
+def execute(
+    path: Path, out_dir: Path = EXECUTED, quick: bool = True, timeout: int = CELL_TIMEOUT
+) -> Path:
     """Run ``path`` top to bottom (quick mode or full) and write the executed copy, outputs
-    included, to ``out_dir``; returns the copy's path."""
+    included, to ``out_dir``; returns the copy's path.
+
+    Each cell gets ``timeout`` seconds; a cell that raises stops the run.  A run whose kernel
+    went silent (no reply within ``timeout``) or died is tried once more with a fresh kernel.
+    ``jupyter nbconvert --execute`` has no such limit by default: it waits for the kernel's reply
+    to each cell for ever, and a run of notebook 02 once sat for 20 minutes by an idle kernel
+    whose reply had not come (the notebook tests have seen the same under nbclient; it has not
+    been reproduced on demand).  Use this, or nbconvert with
+    ``--ExecutePreprocessor.timeout=900``."""
     import nbformat
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    nb = nbformat.read(path, as_version=4)
     old = os.environ.get("WORKBENCH_FAST")
     os.environ["WORKBENCH_FAST"] = "1" if quick else "0"
     try:
-        NotebookClient(
-            nb,
-            timeout=timeout,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-        ).execute()
+        for attempt in (1, 2):
+            nb = nbformat.read(path, as_version=4)
+            try:
+                NotebookClient(
+                    nb,
+                    timeout=timeout,
+                    kernel_name="python3",
+                    resources={"metadata": {"path": str(path.parent)}},
+                ).execute()
+                break
+            except (CellTimeoutError, DeadKernelError) as err:
+                if attempt == 2:
+                    raise
+                print(f"[book] {path.name}: {type(err).__name__}; running it again", flush=True)
     finally:
         if old is None:
             os.environ.pop("WORKBENCH_FAST", None)
@@ -197,15 +296,49 @@ def save_executed(nb, name: str, out_dir: Path = EXECUTED, quick: bool = True) -
     return target
 
 
+#: the kernel the notebooks run on, as JupyterLab writes it into a notebook it opens
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def lab_form(text: str) -> str:
+    """A notebook's file ``text`` as JupyterLab would save it right after opening it: the
+    kernel's spec and ``language_info`` (which JupyterLab fills in from the running kernel, and
+    so marks a notebook without them modified the moment it opens), nbformat 4.5 with cell ids,
+    one space of indent, sorted keys.  Cells are left as they are."""
+    import nbformat
+    from ipykernel.ipkernel import IPythonKernel
+
+    nb = nbformat.reads(text, as_version=4)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["language_info"] = dict(IPythonKernel.language_info)
+    return nbformat.writes(nb) + "\n"
+
+
+def tidy(paths=None) -> list[Path]:
+    """Write every notebook (or ``paths``) in :func:`lab_form`; returns those it changed."""
+    changed = []
+    for path in paths or notebooks():
+        text = Path(path).read_text(encoding="utf-8")
+        form = lab_form(text)
+        if form != text:
+            Path(path).write_text(form, encoding="utf-8")
+            changed.append(Path(path))
+    return changed
+
+
 def stale(path: Path, executed_dir: Path = EXECUTED) -> bool:
     """True if ``path`` has no executed copy in ``executed_dir`` newer than itself."""
     copy = Path(executed_dir) / path.name
     return not copy.exists() or copy.stat().st_mtime < path.stat().st_mtime
 
 
-def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]:
-    """Write the book's sources into ``source``: config, table of contents, intro, the executed
-    notebooks, the bounds findings and the API page.  Returns the notebooks it took."""
+def assemble(
+    executed_dir: Path = EXECUTED, source: Path = SOURCE, solutions: bool = False
+) -> list[Path]:
+    """Write the book's sources into ``source``: config, table of contents, intro, the page for
+    teachers, the executed notebooks, the bounds findings and the API page.  ``solutions``:
+    the teacher's book, with the exercises' worked solutions (cells tagged ``solution``) shown;
+    without it they are left out.  Returns the notebooks it took."""
     executed_dir, source = Path(executed_dir), Path(source)
     missing = [p.name for p in notebooks() if not (executed_dir / p.name).exists()]
     if missing:
@@ -222,26 +355,42 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
         copy = executed_dir / p.name
         nb = json.loads(copy.read_text())
         _drop_bare_widgets(nb)
+        _solutions(nb, shown=solutions)
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "markdown":
+                text = (
+                    "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                )
+                cell["source"] = table_math_bars(text)
         (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
         taken.append(nb_dir / p.name)
-    findings = sorted((ROOT / "docs").glob("*.md"))
-    for f in findings:
+    findings = [f for f in sorted((ROOT / "docs").glob("*.md")) if f != TEACHING]
+    for f in findings + ([TEACHING] if TEACHING.exists() else []):
         shutil.copy2(f, source / f.name)
     mode = {
         frozenset({True}): "The notebooks ran in **quick mode** (shorter streams, fewer trials): "
         "their numbers are those of the quick runs, which each notebook says.",
         frozenset({False}): "The notebooks ran in **full mode** (the laptop-scale reproduction).",
     }.get(frozenset(modes), "")
-    (source / "_config.yml").write_text(CONFIG)
-    (source / "intro.md").write_text(INTRO.format(mode=mode))
+    (source / "_config.yml").write_text(_config(_ship_mathjax(source)))
+    shown = (
+        "**Teacher's build**: each exercise's worked solution is shown under it."
+        if solutions
+        else "Each paper notebook ends with exercises; their solutions are in the teacher's "
+        "build of this book (`python3 dev.py book --solutions`)."
+    )
+    (source / "intro.md").write_text(INTRO.format(mode=mode, solutions=shown))
     (source / "api.md").write_text(API)
     api_dir = source / "api"
     api_dir.mkdir(exist_ok=True)
     for package in API_PACKAGES:
         (api_dir / f"{package}.md").write_text(_api_page(package))
-    toc = ["format: jb-book", "root: intro", "parts:", "  - caption: Notebooks", "    chapters:"]
+    toc = ["format: jb-book", "root: intro", "parts:"]
+    if TEACHING.exists():
+        toc += ["  - caption: Teaching", "    chapters:", f"      - file: {TEACHING.stem}"]
+    toc += ["  - caption: Notebooks", "    chapters:"]
     toc += [f"      - file: notebooks/{p.stem}" for p in taken]
     if findings:
         toc += ["  - caption: Findings", "    chapters:"]
@@ -250,6 +399,52 @@ def assemble(executed_dir: Path = EXECUTED, source: Path = SOURCE) -> list[Path]
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
+
+
+def table_math_bars(markdown: str) -> str:
+    """``markdown`` with each ``|`` inside ``$...$`` on a table row written ``\\vert`` (and
+    ``\\|`` written ``\\Vert``).  A
+    Markdown table splits its rows at every ``|`` before it looks for maths, so the book would
+    cut ``$|+|=26{,}075$`` into cells and show stray ``$``; JupyterLab takes the maths out
+    first and shows it right.  Other lines are left as they are."""
+    out = []
+    for line in markdown.split("\n"):
+        if not line.lstrip().startswith("|") or "$" not in line:
+            out.append(line)
+            continue
+        chars, in_math, prev = [], False, ""
+        for ch in line:
+            if ch == "$" and prev != "\\":
+                in_math = not in_math
+            elif ch == "|" and in_math:
+                if prev == "\\":  # a norm's \|: the table would unescape it to |
+                    chars.pop()
+                    ch = "\\Vert "
+                else:
+                    ch = "\\vert "
+            chars.append(ch)
+            prev = ch
+        out.append("".join(chars))
+    return "\n".join(out)
+
+
+def _solutions(nb: dict, shown: bool) -> int:
+    """Leave out the cells tagged ``solution`` (the student's book) or show them (the teacher's):
+    their output only (the worked solution), not the cell that asks for it, and not collapsed as
+    in the notebook.  Returns how many there were."""
+    kept, n = [], 0
+    for cell in nb.get("cells", []):
+        meta = cell.setdefault("metadata", {})
+        if SOLUTION_TAG not in meta.get("tags", []):
+            kept.append(cell)
+            continue
+        n += 1
+        if shown:
+            meta.pop("jupyter", None)
+            meta["tags"] = [*meta["tags"], "remove-input"]
+            kept.append(cell)
+    nb["cells"] = kept
+    return n
 
 
 def _drop_bare_widgets(nb: dict) -> int:
@@ -278,7 +473,7 @@ def _drop_bare_widgets(nb: dict) -> int:
 def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:
     """Build the site from ``source`` with Jupyter Book 1 into ``html``; returns ``html``."""
     source, html = Path(source), Path(html)
-    staging = source.parent / "jb"
+    staging = source.parent / f"jb-{source.name}"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     cli = "from jupyter_book.cli.main import main; main()"  # the `jupyter-book` command
@@ -310,7 +505,21 @@ def main(argv=None) -> int:
         help="build from the executed copies in this directory (run only those missing or older "
         "than their notebook)",
     )
+    ap.add_argument(
+        "--solutions",
+        action="store_true",
+        help=f"the teacher's book, the exercises' solutions shown (built in {HTML_SOLUTIONS})",
+    )
+    ap.add_argument(
+        "--tidy",
+        action="store_true",
+        help="only write the notebooks as JupyterLab saves them (so that they open unmodified)",
+    )
     args = ap.parse_args(argv)
+    if args.tidy:
+        changed = tidy()
+        print(f"[book] {len(changed)} notebook(s) rewritten: {[p.name for p in changed]}")
+        return 0
     executed_dir = args.executed or EXECUTED
     t0 = time.monotonic()
     for p in notebooks():
@@ -320,9 +529,10 @@ def main(argv=None) -> int:
             t = time.monotonic()
             execute(p, executed_dir, quick=args.quick)
             print(f"[book]   done in {time.monotonic() - t:.0f} s", flush=True)
-    assemble(executed_dir)
+    source = SOURCE.with_name("src-solutions") if args.solutions else SOURCE
+    assemble(executed_dir, source, solutions=args.solutions)
     print("[book] building the site with Jupyter Book", flush=True)
-    html = build()
+    html = build(source, HTML_SOLUTIONS if args.solutions else HTML)
     print(f"[book] {html / 'index.html'} ({time.monotonic() - t0:.0f} s)", flush=True)
     return 0
 

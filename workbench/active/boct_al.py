@@ -12,7 +12,6 @@ notebooks and for learners driven from Python.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from ..bounds.credible import risk_upper
 
@@ -28,8 +27,9 @@ class BOCTAL:
             raise ValueError(f"delta2 must be a number in (0, 1); got {delta2!r}")
         self.delta2 = float(delta2)
 
-    def leaf_bounds(self, model, labelled=None) -> pd.DataFrame:
-        """One row per leaf holding pool rows: counts, W, unlabelled rows, eq. (7) bound."""
+    def leaf_bounds(self, model, labelled=None):
+        """A DataFrame, one row per leaf holding pool rows: counts, W, unlabelled rows, eq. (7)
+        bound."""
         pool = model.pool
         if pool is None:
             raise ValueError("BOCT-AL needs the model's pool: call model.set_pool(X_pool) first")
@@ -58,6 +58,8 @@ class BOCTAL:
                     bound=float(risk_upper(n_pos, n_neg, self.delta2, w)),
                 )
             )
+        import pandas as pd  # only here: the kernels' import path stays free of pandas
+
         return pd.DataFrame(rows)
 
     def select(self, model, labelled, rng=None) -> int:

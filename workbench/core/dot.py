@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from .._numbers import count
 from .state import LEAF, NB_FUNCTIONAL, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
 _PALETTE = [
@@ -153,6 +154,7 @@ def tree_to_dot(
     node_counts=None,
     rankdir="TB",
     node_notes=None,
+    node_tooltips=None,
 ) -> str:
     """DOT source for ``model`` (any learner built on the engine).
 
@@ -171,6 +173,8 @@ def tree_to_dot(
     title:      a caption above the tree.
     node_notes: ``{node: text}``, a line added to those inner nodes' labels (UFFT: the DDM
                 levels of each node's naive Bayes).
+    node_tooltips: ``{node: text}``, shown when the pointer rests on those nodes (UFFT: the
+                DDM's numbers, which would make the label wider than the tree is useful).
     """
     T = model.tree
     names = list(feature_names) if feature_names is not None else list(model.feature_names_)
@@ -260,7 +264,7 @@ def tree_to_dot(
             leaves, inner = _subtree_summary(T, node)
             label = (
                 f"{_esc(node_test(T, node, names, category_names))}\\n"
-                f"{_inner_n(T, node, n, node_counts)}\\n+ {leaves} leaves below"
+                f"{_inner_n(T, node, n, node_counts)}\\n+ {count(leaves, 'leaf', 'leaves')} below"
             )
             classes_css.append("wbcollapsed")
             out.append(
@@ -276,6 +280,8 @@ def tree_to_dot(
         )
         if node_notes and node in node_notes:
             label += f"\\n{_esc(node_notes[node])}"
+        if node_tooltips and node in node_tooltips:
+            attrs.append(f'tooltip="{_esc(node_tooltips[node])}"')
         if just_split:
             label += f"\\nsplit at t={int(T.t_split[node]):,}"
             attrs.append(f'fillcolor="{RECENT_FILL}", peripheries=2')

@@ -58,7 +58,15 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
             f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
             "use NaN for a missing value"
         )
-    return np.ascontiguousarray(arr)
+    return writable(np.ascontiguousarray(arr))
+
+
+def writable(arr: np.ndarray) -> np.ndarray:
+    """``arr``, or a copy of it if it is read-only (a memory map, a view of a frozen array).
+    numba compiles a separate variant of every kernel for read-only arrays, and that variant is
+    not in the cache the set-up fills: a read-only X would cost a minute of compiling (UFFT's
+    forest kernel: 85 s) for a copy that costs microseconds per thousand rows."""
+    return arr if arr.flags.writeable else arr.copy()
 
 
 def one_d_message(name: str, arr) -> str:
@@ -94,7 +102,7 @@ def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
         # integer labels (the usual case): only the range needs checking
         lo, hi = int(y.min()), int(y.max())
         if 0 <= lo and hi < n_classes:
-            return np.ascontiguousarray(y, dtype=np.int64)
+            return writable(np.ascontiguousarray(y, dtype=np.int64))
     try:
         arr = np.asarray(y, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError) as exc:

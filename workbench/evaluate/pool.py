@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 from numba import njit
 
 from ..bounds._beta import betaincinv_nb
@@ -401,10 +400,14 @@ def pool_curves(
             X, y, name, delta=d1, delta2=d2, n_runs=n_runs, seed=seed, **kwargs
         )
         frames.append(_summary(name, risk, leaves))
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)
 
 
 def _summary(name, risk, leaves):
+    import pandas as pd  # only here: importing evaluate does not import pandas
+
     n_runs = risk.shape[0]
     return pd.DataFrame(
         dict(
@@ -634,4 +637,6 @@ def toy_curves(learners=None, *, n_runs=100, n_labels=1000, seed=0, **kwargs):
     for name, spec in learners.items():
         risk, leaves = toy_runs(n_runs=n_runs, n_labels=n_labels, seed=seed, **{**kwargs, **spec})
         frames.append(_summary(name, risk, leaves))
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)

@@ -4,7 +4,7 @@ The notebooks in ``notebooks/`` stay thin: each cell calls one function here, wh
 tidy ``pandas.DataFrame`` (one row per run or per simulated point), and one plotting helper
 draws it with matplotlib.  Every runner takes its sizes from the mode: the environment variable
 ``WORKBENCH_FAST=1`` (set by the tests) shrinks streams, trial counts and grids so that a notebook
-runs in well under three minutes; without it the runners use the laptop-scale sizes of the
+needs under half a minute of computing; without it the runners use the laptop-scale sizes of the
 reproduction.
 
 =============  =====================================================================

@@ -111,6 +111,18 @@ def all_learners(
     return pd.DataFrame(rows)
 
 
+def styled(table: pd.DataFrame):
+    """:func:`all_learners`'s table for the notebook: three decimals, and BOCT's stream columns
+    saying why they are empty (it learns from a pool of labelled rows, not from a stream, so it
+    has no prequential accuracy) instead of NaN."""
+    formats = {
+        c: ("{:,.0f}" if c in ("leaves", "labels") else "{:.3f}")
+        for c in table.columns
+        if pd.api.types.is_numeric_dtype(table[c])
+    }
+    return table.style.format(formats, na_rep="(pool learner)").hide(axis="index")
+
+
 #: what each notebook found, in one line per learner (the notebooks hold the evidence)
 WHEN = pd.DataFrame(
     [

@@ -17,10 +17,6 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.base import clone as sklearn_clone
-from sklearn.exceptions import DataConversionWarning, NotFittedError
-from sklearn.utils.multiclass import check_classification_targets
 
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
@@ -80,7 +76,8 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
-from .._numbers import compared
+from .._numbers import compared, count
+from ._api import ClassifierAPI
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -208,9 +205,9 @@ class Explanation:
         p.text(str(self))
 
 
-class BaseTree(ClassifierMixin, BaseEstimator):
-    """Engine-backed incremental decision tree, a scikit-learn classifier; subclasses fix the
-    policies.
+class BaseTree(ClassifierAPI):
+    """Engine-backed incremental decision tree, a scikit-learn classifier (see
+    :mod:`workbench.learners._api`); subclasses fix the policies.
 
     A learner is the engine run with a set of policies (``workbench.core.params``): the class
     attributes below choose them, the constructor's arguments fill in their numbers.  The
@@ -412,10 +409,6 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             nominal[col] = max(nominal.get(col, 0), len(cats), 1)
         p.nominal_features = dict(sorted(nominal.items()))
         return p
-
-    def clone(self, **changes):
-        """A fresh, untrained learner with the same parameters (some of them changed)."""
-        return sklearn_clone(self).set_params(**changes)
 
     def _make_config(self) -> Config:
         q = self._p
@@ -628,6 +621,8 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         """Class labels as codes 0..K-1 (indices into ``classes_``)."""
         y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
+            from sklearn.exceptions import DataConversionWarning
+
             warnings.warn(
                 "A column-vector y was passed when a 1d array was expected; it is "
                 "read as one label per row",
@@ -727,11 +722,17 @@ class BaseTree(ClassifierMixin, BaseEstimator):
             and np.isfinite(y_arr).all()
             and np.any(y_arr != np.floor(y_arr))
         ):
+            from sklearn.utils.multiclass import check_classification_targets
+
             check_classification_targets(y_arr)  # "Unknown label type: continuous"
         if y_arr.ndim == 2 and y_arr.shape[1] == 1:
             y_arr = y_arr.ravel()
         if y_arr.ndim != 1:
             raise ValueError(f"y must be 1-D (one label per row); got shape {y_arr.shape}")
+        if y_arr.size == 0:
+            raise ValueError(
+                "y is empty (0 labels): fit needs labelled rows of at least two classes"
+            )
         if y_arr.dtype.kind == "f" and np.isnan(y_arr).any():
             raise ValueError("y contains NaN; every instance needs a label")
         try:
@@ -818,6 +819,8 @@ class BaseTree(ClassifierMixin, BaseEstimator):
 
     def _require_fitted(self):
         if not self._is_set_up():
+            from sklearn.exceptions import NotFittedError
+
             raise NotFittedError(
                 f"This {type(self).__name__} instance is not fitted yet: call "
                 "fit, partial_fit or learn_one first"
@@ -877,11 +880,12 @@ class BaseTree(ClassifierMixin, BaseEstimator):
         kwargs.setdefault("class_names", self.class_names_)
         return tree_to_dot(self, **kwargs)
 
-    def __repr__(self, N_CHAR_MAX=700) -> str:
-        text = super().__repr__(N_CHAR_MAX)
+    def __repr__(self) -> str:
+        text = super().__repr__()
         if not self._is_set_up():
             return text
-        return f"{text}  # fitted: {self.n_leaves} leaves, depth {self.depth}, seen {self.n_seen}"
+        leaves = count(self.n_leaves, "leaf", "leaves")
+        return f"{text}  # fitted: {leaves}, depth {self.depth}, seen {self.n_seen}"
 
     # ------------------------------------------------------------------ explanation
     def describe_test(self, node: int, branch: int | None = None) -> str:

@@ -95,6 +95,17 @@ def ddm_text(ddm_row, warn_t, warn_level=2.0, drift_level=3.0, min_n=30) -> str:
     )
 
 
+def ddm_state(ddm_row, warn_t, min_n=30) -> str:
+    """A node's DDM in a few words (its state), short enough for a drawn tree's node label;
+    :func:`ddm_text` gives the numbers."""
+    n = float(ddm_row[0])
+    if n == 0:
+        return "DDM: no data yet"
+    if n < min_n or not math.isfinite(float(ddm_row[2])):
+        return f"DDM: warming up ({n:g} of {min_n})"
+    return f"DDM: warning since t={warn_t:,}" if warn_t >= 0 else "DDM: in control"
+
+
 class UFFT(BaseTree):
     """Ultra Fast Forest Trees (Gama, Medas and Rocha, paper 002): one binary tree per pair of
     classes, analytical cut points, naive Bayes at leaves and inner nodes, drift detection with
@@ -428,20 +439,33 @@ class UFFT(BaseTree):
         leaf, length = fo.forest_path(self._state, self._forest, X, 0, tree, path)
         return SimpleNamespace(path=[{"node": int(u)} for u in path[: length - 1]], leaf=int(leaf))
 
-    def to_dot(self, tree: int = 0, ddm_levels: bool = True, **kwargs) -> str:
-        """Graphviz DOT of pairwise tree ``tree``; inner nodes show their DDM levels."""
+    def to_dot(self, tree: int = 0, ddm_levels: bool | str = "short", **kwargs) -> str:
+        """Graphviz DOT of pairwise tree ``tree``.  Inner nodes show their DDM: ``"short"``
+        its state in the label and its numbers (error, levels) as the node's tooltip; ``True``
+        (or ``"full"``) the numbers in the label (each node is then some 500 px wide); False
+        nothing."""
         from ..core.dot import tree_to_dot
 
+        if ddm_levels not in (True, False, "short", "full"):
+            raise ValueError(
+                f"ddm_levels must be 'short', 'full', True or False; got {ddm_levels!r}"
+            )
         view = self.tree_view(tree)
         kwargs.setdefault("feature_names", self.feature_names_)
         kwargs.setdefault("class_names", view.class_names_)
         if ddm_levels and self._p.drift_detection:
-            T = self._state
-            notes = {
-                int(u): self.node_ddm(int(u)).replace("DDM: ", "DDM ")
-                for u in np.flatnonzero(T.kind > 0)
-            }
-            kwargs.setdefault("node_notes", notes)
+            inner = [int(u) for u in np.flatnonzero(self._state.kind > 0)]
+            full = {u: self.node_ddm(u).replace("DDM: ", "DDM ") for u in inner}
+            if ddm_levels == "short":
+                F = self._forest
+                short = {
+                    u: ddm_state(F.ddm[u], int(F.warn_t[u]), self._p.ddm_min_instances)
+                    for u in inner
+                }
+                kwargs.setdefault("node_notes", short)
+                kwargs.setdefault("node_tooltips", full)
+            else:
+                kwargs.setdefault("node_notes", full)
         if "highlight" in kwargs and kwargs["highlight"] is not None:
             h = kwargs["highlight"]
             if not hasattr(h, "path"):

@@ -12,7 +12,9 @@ No download needed: :func:`electricity`, :func:`adult`, :func:`breast_cancer`, :
 The papers' data sets, downloaded once into ``~/workbench_data`` (or ``$WORKBENCH_DATA``), checked
 and cached: :func:`covertype`, :func:`airlines`, :func:`a9a`, :func:`cod_rna`, :func:`kdd99`,
 :func:`poker`, :func:`skin`, :func:`higgs`, :func:`susy`, :func:`hepmass`, :func:`pima` and
-``adult(full=True)``; :func:`list_datasets` shows them all with what is cached.
+``adult(full=True)``; :func:`list_datasets` shows them all with their sources (in the order they
+are tried), what is cached and the SHA-256 of each downloaded file (a file that no longer
+matches its sum is a :class:`ChecksumError`).
 
 Examples
 --------
@@ -22,6 +24,7 @@ Examples
 ((1000, 3), dtype('float64'), dtype('int64'))
 """
 
+from ._download import ChecksumError
 from .arff import read_arff, write_arff
 from .balance import balance
 from .arrays import from_arrays
@@ -76,6 +79,7 @@ __all__ = [
     "REGISTRY",
     "list_datasets",
     "DatasetWarning",
+    "ChecksumError",
     "covertype",
     "airlines",
     "a9a",

@@ -83,6 +83,20 @@ def save(path: Path, X: np.ndarray, y: np.ndarray, info: StreamInfo, meta: dict)
         raise
 
 
+def read_meta(path: Path) -> dict:
+    """The record of what a cache file was built from (its ``meta``), without its arrays."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            doc = json.loads(npz["info"].tobytes().decode("utf-8"))
+        return dict(doc["meta"])
+    except Exception as exc:
+        raise CacheError(
+            f"the cache file {path} is damaged ({type(exc).__name__}: {exc}); delete {path} "
+            f"(or pass refresh=True) and the data set is rebuilt"
+        ) from None
+
+
 def load(path: Path) -> tuple[np.ndarray, np.ndarray, StreamInfo, dict]:
     """Read a cache written by :func:`save`: ``X`` (float64), ``y``, the info and the meta record."""
     path = Path(path)

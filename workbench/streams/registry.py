@@ -55,6 +55,9 @@ class Dataset:
     label_suffix: str = ""  # stripped from text labels (KDD's "normal.")
     has_missing: bool = False
     partial: bool = False  # takes n= to read only the first rows
+    #: a well-kept fetcher that maintains this set's source and checksum, tried before the
+    #: direct URLs (``workbench.streams._fetchers``): "sklearn:<function>" or "openml:<data id>"
+    fetcher: str = ""
     version: str = ""
     source: str = ""
     homepage: str = ""
@@ -247,6 +250,7 @@ REGISTRY: dict[str, Dataset] = {
             title="Forest cover type (UCI), 7 classes",
             folder="covertype",
             files=(RemoteFile(f"{UCI}/covtype/covtype.data.gz", "covtype.data.gz"),),
+            fetcher="sklearn:fetch_covtype",
             fmt="csv",
             rows=581_012,
             features=54,
@@ -375,6 +379,7 @@ REGISTRY: dict[str, Dataset] = {
                     f"{UCI}/kddcup99-mld/kddcup.data_10_percent.gz", "kddcup.data_10_percent.gz"
                 ),
             ),
+            fetcher="sklearn:fetch_kddcup99",
             fmt="csv",
             rows=494_021,
             features=41,
@@ -399,6 +404,7 @@ REGISTRY: dict[str, Dataset] = {
             title="KDD Cup 1999 intrusion detection, full file",
             folder="kdd99",
             files=(RemoteFile(f"{UCI}/kddcup99-mld/kddcup.data.gz", "kddcup.data.gz"),),
+            fetcher="sklearn:fetch_kddcup99(percent10=False)",
             fmt="csv",
             rows=4_898_431,
             features=41,
@@ -587,6 +593,7 @@ REGISTRY: dict[str, Dataset] = {
                     hosts=("openml.org",),
                 ),
             ),
+            fetcher="openml:37",
             fmt="arff",
             rows=768,
             features=8,
@@ -651,14 +658,75 @@ SHIPPED = {
 }
 
 
+#: the one source of each kind of set that needs no download
+SHIPPED_FROM = {
+    "shipped": "inside the package (workbench/streams/data)",
+    "scikit-learn": "the copy scikit-learn installs (sklearn.datasets)",
+}
+
+
+def sources(d: Dataset) -> list[str]:
+    """Where ``d`` is loaded from, in the order the loader tries them: the well-kept fetcher
+    that maintains it (if any), then the direct URLs (one entry: all of its files).  With
+    ``$WORKBENCH_DATA_MIRROR`` set, only the mirror's copies of the direct URLs."""
+    import os
+
+    from ._download import ENV_MIRROR, mirrored
+    from ._fetchers import describe
+
+    direct = " + ".join(f.url for f in d.files)
+    if os.environ.get(ENV_MIRROR, "").strip():
+        return [" + ".join(mirrored(f.url) for f in d.files) + f" (${ENV_MIRROR})"]
+    return ([describe(d.fetcher)] if d.fetcher else []) + [direct]
+
+
+def checksums(d: Dataset, folder) -> tuple[dict, str]:
+    """The SHA-256 of each file ``d`` was loaded from, as far as recorded in ``folder``: the
+    parsed cache's record if it is there, else the ``<file>.sha256`` records beside the
+    downloaded files; and how the sums are known."""
+    from . import _cache
+    from ._download import ChecksumError, recorded_checksum
+
+    sums, how = {}, ""
+    cache = folder / f"{d.name}.npz"
+    if cache.exists():
+        try:
+            meta = _cache.read_meta(cache)
+            sums, how = dict(meta.get("sha256") or {}), str(meta.get("checksum") or "")
+        except _cache.CacheError:
+            pass
+    for f in d.files:
+        for name in filter(None, (f.filename, f.member)):
+            try:
+                recorded = recorded_checksum(folder / name)
+            except ChecksumError:
+                recorded = None
+            if recorded and name not in sums:
+                sums[name] = recorded
+                how = how or FIRST_DOWNLOAD
+    return sums, how
+
+
+#: how the checksum of a file without a published one is known
+FIRST_DOWNLOAD = (
+    "SHA-256 recorded when the file first arrived (downloaded, or put there by hand): the "
+    "source publishes none"
+)
+
+
 def list_datasets(data_home=None):
     """The registry as a DataFrame, one row per loadable table, with what is on disk.
 
     Columns: ``name``, ``call`` (how to load it), ``title``, ``rows``, ``features``, ``classes``
-    (the documented shape), ``source``, ``version``, ``licence``, ``citation``, ``papers`` (which of
-    the five papers use it), ``notes`` (differences between a paper's figures and the source's),
-    ``cached`` (the parsed cache is in ``data_home``; always true for the shipped sets), ``raw``
-    (the source files present in ``data_home``) and ``folder``.  Nothing is downloaded or created.
+    (the documented shape), ``source``, ``sources`` (where the loader fetches it from, in the
+    order it tries them: :func:`sources`), ``version``, ``licence``, ``citation``, ``papers``
+    (which of the five papers use it), ``notes`` (differences between a paper's figures and the
+    source's), ``cached`` (the parsed cache is in ``data_home``; always true for the shipped
+    sets), ``raw`` (the source files present in ``data_home``), ``sha256`` ({file: SHA-256} of
+    the files it was loaded from, once downloaded; a file that no longer matches its sum is an
+    error when it is read again), ``checksum`` (where the sums come from: published by the
+    fetcher's maintainers, or recorded at the first download) and ``folder``.  Nothing is
+    downloaded or created.
 
     Examples
     --------
@@ -684,6 +752,7 @@ def list_datasets(data_home=None):
             if (folder / f.filename).exists()
             or (f.member is not None and (folder / f.member).exists())
         ]
+        sums, how = checksums(d, folder)
         rows.append(
             dict(
                 name=d.name,
@@ -693,6 +762,7 @@ def list_datasets(data_home=None):
                 features=d.features,
                 classes=len(d.classes),
                 source=d.source,
+                sources=sources(d),
                 version=d.version,
                 licence=d.licence,
                 citation=d.citation,
@@ -700,6 +770,8 @@ def list_datasets(data_home=None):
                 notes=d.notes,
                 cached=(folder / f"{d.name}.npz").exists(),
                 raw=raw,
+                sha256=sums,
+                checksum=how,
                 folder=str(folder),
             )
         )
@@ -713,6 +785,7 @@ def list_datasets(data_home=None):
                 features=s["features"],
                 classes=s["n_classes"],
                 source=s["source"],
+                sources=[SHIPPED_FROM[s["source"]]],
                 version=s["version"],
                 licence=s["licence"],
                 citation=s["citation"],
@@ -720,6 +793,8 @@ def list_datasets(data_home=None):
                 notes=s["notes"],
                 cached=True,
                 raw=[],
+                sha256={},
+                checksum="",
                 folder="",
             )
         )

@@ -5,13 +5,25 @@ Every loader works the same way (scikit-learn's ``fetch_covtype`` is the model):
 1. If ``<data_home>/<folder>/<name>.npz`` exists it is loaded (plain arrays, no pickle, well under
    a second for Covertype).  A damaged cache is an error that names the file and the fix (delete it
    or pass ``refresh=True``); it is not rebuilt silently.
-2. Otherwise the source files are looked for in ``<data_home>/<folder>/``.  A missing one is
-   downloaded from the data set's home (UCI, LIBSVM, MOA, OpenML), or from
-   ``$WORKBENCH_DATA_MIRROR``, with a progress bar; with ``download=False`` or when the download
-   fails the error names the URL, the file name and the folder to put it in by hand.  A file put
-   there by hand is used like a downloaded one.
-3. The files are parsed (CSV with the C parser of pandas, ARFF with :func:`read_arff`, LIBSVM with
-   :func:`read_libsvm`) and checked against the shape the source documents (see
+2. Otherwise the source files are looked for in ``<data_home>/<folder>/``; each is checked
+   against the SHA-256 recorded when it arrived (``<file>.sha256`` beside it): a file that no
+   longer matches is a :class:`~workbench.streams._download.ChecksumError` naming both sums.  A
+   file put there by hand is used like a downloaded one, and its sum recorded once it has been
+   read.
+3. If none is there, the sources are tried in the order
+   :func:`~workbench.streams.registry.sources` lists them (``list_datasets()`` shows it): first,
+   where a well-kept library maintains the set's source and checksum, that source
+   (:mod:`workbench.streams._fetchers`: the file scikit-learn's ``fetch_covtype`` and
+   ``fetch_kddcup99`` download, checked against the SHA-256 in scikit-learn's source;
+   ``fetch_openml`` by data id, which checks OpenML's MD5), then the direct URL at the data
+   set's home (UCI, LIBSVM, MOA, OpenML), or its copy under ``$WORKBENCH_DATA_MIRROR`` (with a
+   mirror the first source is skipped: it cannot reach the mirror).  A source that fails (no
+   network, a checksum that differs) gives a :class:`DatasetWarning` and the direct URL is
+   downloaded, with a progress bar, its SHA-256 computed as it arrives and recorded; with
+   ``download=False`` or when that fails too, the error names the URL, the file name and the
+   folder to put it in by hand.
+4. The files (or the fetcher's rows) are parsed (CSV with the C parser of pandas, ARFF with
+   :func:`read_arff`, LIBSVM with :func:`read_libsvm`) and checked against the shape the source documents (see
    :mod:`workbench.streams.registry`): another number of feature columns or classes is a
    ``ValueError``, another number of rows or class sizes a :class:`DatasetWarning` naming both
    figures.  Then the cache is written (through a temporary file and an atomic rename).
@@ -29,17 +41,20 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _cache
+from . import _cache, _fetchers
 from ._download import (
     ENV_MIRROR,
     DownloadError,
     data_home as _data_home,
     download as _download,
     mirrored,
+    record_checksum,
+    sha256_of,
+    verify,
 )
 from ._validate import check_seed
 from .info import StreamInfo
-from .registry import REGISTRY, Dataset, RemoteFile
+from .registry import FIRST_DOWNLOAD, REGISTRY, Dataset, RemoteFile
 
 
 class DatasetWarning(UserWarning):
@@ -100,23 +115,43 @@ def _extract(archive: Path, dest: Path) -> Path:
     return dest
 
 
-def _source_files(d: Dataset, folder: Path, download: bool, progress) -> list[Path]:
-    paths = []
+def _source_files(
+    d: Dataset, folder: Path, download: bool, progress
+) -> tuple[list[Path], dict, list[Path]]:
+    """The files of ``d`` in ``folder``, downloaded where missing; {file name: SHA-256} of each
+    file read (a downloaded one is hashed as it arrives and recorded, one already there is
+    checked against its record); and the files that have no record yet (put there by hand),
+    which the caller records once they have been read."""
+    paths, sums, unrecorded = [], {}, []
+
+    def check(path: Path) -> None:
+        sums[path.name], recorded = verify(path)
+        if not recorded:
+            unrecorded.append(path)
+
     for f in d.files:
         target = folder / (f.member or f.filename)
         archive = folder / f.filename
         if not target.exists():
-            if not archive.exists():
-                if not download:
-                    raise FileNotFoundError(_missing_message(d, f, folder, None))
+            if archive.exists():
+                check(archive)
+            elif not download:
+                raise FileNotFoundError(_missing_message(d, f, folder, None))
+            else:
                 try:
-                    _download(mirrored(f.url), archive, progress=progress, extra_hosts=f.hosts)
+                    sums[archive.name] = _download(
+                        mirrored(f.url), archive, progress=progress, extra_hosts=f.hosts
+                    )
                 except DownloadError as exc:
                     raise DownloadError(_missing_message(d, f, folder, str(exc))) from None
             if f.member:
                 _extract(archive, target)
+                sums[target.name] = sha256_of(target)
+                record_checksum(target, sums[target.name])
+        if target.name not in sums:
+            check(target)
         paths.append(target)
-    return paths
+    return paths, sums, unrecorded
 
 
 # ------------------------------------------------------------------------------------- parsing
@@ -154,14 +189,8 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
     which is fine for 50,000 rows and not for 11 million)."""
     import pandas as pd
 
-    from ._tabular import sorted_categories
-
     width = d.features + 1
-    t = width - 1 if d.target == -1 else d.target
-    raw_of = [j if j < t else j + 1 for j in range(d.features)]  # feature -> raw column
-    text_nominal = {
-        j for j, name in enumerate(d.feature_names) if name in d.nominal and d.nominal[name] is None
-    }
+    t, raw_of, text_nominal = _layout(d, d.feature_names)
     text_cols = {raw_of[j] for j in text_nominal} | (set() if d.class_values else {t})
     frames, parts, remaining = [], [], n
     for path in paths:
@@ -197,10 +226,41 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
         if remaining is not None:
             remaining -= len(df)
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    where = f"{d.name} ({', '.join(p.name for p in paths)})"
+    X, y, info = _frame_arrays(d, df, f"{d.name} ({', '.join(p.name for p in paths)})")
+    return X, y, info, parts
+
+
+def _layout(d: Dataset, names) -> tuple[int, list[int], set[int]]:
+    """Where the class is in a row of ``d``'s file, the row column of each feature, and which
+    features are nominal text."""
+    t = d.features if d.target == -1 else d.target
+    raw_of = [j if j < t else j + 1 for j in range(d.features)]
+    text_nominal = {
+        j for j, name in enumerate(names) if name in d.nominal and d.nominal[name] is None
+    }
+    return t, raw_of, text_nominal
+
+
+def _frame_arrays(d: Dataset, df, where: str, feature_names=None):
+    """``X``, ``y`` and the info of a table laid out like ``d``'s delimited file (the features
+    in file order, the class in column ``d.target``): nominal text columns become codes of their
+    values sorted as strings, the class codes follow the registry's order.  A parsed file and a
+    fetcher's rows go through here alike."""
+    import pandas as pd
+
+    from ._tabular import sorted_categories
+
+    names = list(feature_names) if feature_names is not None else list(d.feature_names)
+    width = d.features + 1
+    if df.shape[1] != width or len(names) != d.features:
+        raise ValueError(
+            f"{where}: {df.shape[1]} columns ({len(names)} named features) where "
+            f"{d.name}'s source documents {width} ({d.features} features and the class)"
+        )
+    t, raw_of, text_nominal = _layout(d, names)
     X = np.empty((len(df), d.features), dtype=np.float64)
     categories: dict[int, list[str]] = {}
-    for j, name in enumerate(d.feature_names):
+    for j, name in enumerate(names):
         col = df.iloc[:, raw_of[j]]
         if j in text_nominal:
             present = col.dropna()
@@ -243,12 +303,12 @@ def _parse_csv(d: Dataset, paths: list[Path], n: int | None):
     nominal = {j: len(c) for j, c in categories.items()}
     info = StreamInfo(
         name=d.name,
-        feature_names=list(d.feature_names),
+        feature_names=names,
         class_names=list(d.classes),
         nominal_features=nominal,
         categories=categories,
     )
-    return X, y.astype(np.int64), info, parts
+    return X, y.astype(np.int64), info
 
 
 def _check_classes(d: Dataset, y: np.ndarray, names: list[str], where) -> np.ndarray:
@@ -345,8 +405,11 @@ _PARSERS = {"csv": _parse_csv, "libsvm": _parse_libsvm, "arff": _parse_arff, "ad
 # ------------------------------------------------------------------------------------ checking
 
 
-def _check_shape(d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: int | None) -> None:
-    """Columns and classes must match the documentation; rows and class sizes may differ (warning)."""
+def _check_shape(
+    d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: int | None, stacklevel: int = 4
+) -> None:
+    """Columns and classes must match the documentation; rows and class sizes may differ (a
+    warning, shown at the caller's line ``stacklevel`` frames up)."""
     if X.shape[1] != d.features or info.n_classes != len(d.classes):
         raise ValueError(
             f"{d.name}: {X.shape[1]} features and {info.n_classes} classes where the "
@@ -357,7 +420,7 @@ def _check_shape(d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: 
             warnings.warn(
                 f"{d.name}: asked for the first {n:,} rows; the files hold only {len(y):,}",
                 DatasetWarning,
-                stacklevel=4,
+                stacklevel=stacklevel,
             )
         return
     if len(y) != d.rows:
@@ -365,7 +428,7 @@ def _check_shape(d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: 
             f"{d.name}: {len(y):,} rows where the source documents {d.rows:,}; using "
             f"the file as it is (sources publish revised files)",
             DatasetWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     if d.class_counts is not None:
         counts = np.bincount(y, minlength=len(d.classes)).tolist()
@@ -374,7 +437,7 @@ def _check_shape(d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: 
                 f"{d.name}: class sizes {counts} where the source documents "
                 f"{list(d.class_counts)} (classes {list(d.classes)})",
                 DatasetWarning,
-                stacklevel=4,
+                stacklevel=stacklevel,
             )
 
 
@@ -387,6 +450,61 @@ def _shuffled(X, y, shuffle: bool, seed):
         return X, y
     perm = np.random.default_rng(seed).permutation(len(y))
     return X[perm], y[perm]
+
+
+def _present(d: Dataset, folder: Path) -> bool:
+    """Some file of ``d`` is already in ``folder`` (downloaded before, or put there by hand)."""
+    return any(
+        (folder / f.filename).exists() or (f.member is not None and (folder / f.member).exists())
+        for f in d.files
+    )
+
+
+def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
+    """``X``, ``y``, the info and ``info.params`` of ``d`` from its sources, in order: the files
+    already in ``folder``; else the well-kept source that maintains it and its checksum (not with
+    a mirror, whose copies it cannot reach); else, or if that fails, the direct URLs."""
+    direct = " + ".join(mirrored(f.url) for f in d.files)
+    params = dict(source=d.source, version=d.version, urls=[f.url for f in d.files], n=n)
+    loaded_from, how = direct, FIRST_DOWNLOAD
+    mirror = os.environ.get(ENV_MIRROR, "").strip()
+    if d.fetcher and download and not mirror and not _present(d, folder):
+        got = None
+        try:
+            if _fetchers.kind(d.fetcher) == "sklearn":
+                url, published = _fetchers.published_file(d.fetcher)
+                f = d.files[0]
+                _download(url, folder / f.filename, progress=progress, sha256=published)
+                loaded_from, how = url, PUBLISHED_BY_SKLEARN
+            else:
+                got = _fetchers.openml(d.fetcher, folder)
+        except Exception as exc:  # no network, a checksum that differs, a changed API ...
+            warnings.warn(
+                f"{d.name}: {_fetchers.describe(d.fetcher)} failed ({type(exc).__name__}: {exc}); "
+                f"downloading {direct} instead",
+                DatasetWarning,
+                stacklevel=4,
+            )
+        if got is not None:
+            frame = got.frame if n is None else got.frame.iloc[:n]
+            X, y, info = _frame_arrays(d, frame, f"{d.name} (from {got.source})", got.feature_names)
+            _check_shape(d, X, y, info, n, stacklevel=5)
+            params.update(files=[], parts={got.source: len(y)}, loaded_from=got.source)
+            params.update(sha256=dict(got.sha256), checksum=got.checksum)
+            return X, y, info, params
+    paths, sums, unrecorded = _source_files(d, folder, download, progress)
+    parse = _PARSERS[d.fmt]
+    X, y, info, parts = parse(d, paths, n) if d.fmt == "csv" else parse(d, paths)
+    _check_shape(d, X, y, info, n, stacklevel=5)
+    for path in unrecorded:  # read and checked: its sum is recorded from now on
+        record_checksum(path, sums[path.name])
+    params.update(files=[p.name for p in paths], parts={p.name: k for p, k in zip(paths, parts)})
+    params.update(loaded_from=loaded_from, sha256=sums, checksum=how)
+    return X, y, info, params
+
+
+#: how the checksum of a file from scikit-learn's record is known
+PUBLISHED_BY_SKLEARN = "SHA-256 published in scikit-learn's source, checked at the download"
 
 
 def fetch(
@@ -427,18 +545,10 @@ def fetch(
                     loaded = (X[:n], y[:n], info) if n is not None else (X, y, info)
                     break
     if loaded is None:
-        paths = _source_files(d, folder, download, progress)
-        parse = _PARSERS[d.fmt]
-        X, y, info, parts = parse(d, paths, n) if d.fmt == "csv" else parse(d, paths)
-        _check_shape(d, X, y, info, n)
-        info.params = dict(
-            source=d.source,
-            version=d.version,
-            files=[p.name for p in paths],
-            urls=[f.url for f in d.files],
-            parts={p.name: k for p, k in zip(paths, parts)},
-            n=n,
-        )
+        X, y, info, params = _build(d, folder, download, progress, n)
+        info.params = params
+        meta.update(loaded_from=params["loaded_from"], sha256=params["sha256"])
+        meta.update(checksum=params["checksum"])
         _cache.save(cache, X, y, info, meta)
         loaded = (X, y, info)
     else:
@@ -458,10 +568,12 @@ _COMMON = """
     download: fetch missing files from the source (else a missing file is a ``FileNotFoundError``
         that says where to put it).
     return_info: also return the :class:`StreamInfo` (``info.params`` records the source, the
-        files and the rows each one gave).
+        files and the rows each one gave, where they were loaded from and their SHA-256).
     shuffle, seed: return the ``seed``-th random permutation of the rows instead of file order
         (``seed=None``: a fresh random one).
-    refresh: ignore the cache and parse the source files again (they are not downloaded again).
+    refresh: ignore the cache and parse the source files again (they are not downloaded again,
+        but checked against their recorded SHA-256; a set that came through a fetcher is
+        fetched again).
     progress: show a download progress bar (default: in a terminal or a notebook).
 
     Documented shape: {rows:,} rows, {features} features, {classes} classes.  Source: {source}

@@ -18,9 +18,10 @@ from .view import TREE_CSS, _svg_with_dot
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def tree_picture(dot_source: str) -> str:
+def tree_picture(dot_source: str, fit: bool = False) -> str:
     """The tree as inline SVG laid out by ``dot`` (or its DOT source), in a box that scrolls
-    sideways rather than shrinking the drawing: node text keeps Graphviz's size (10 pt)."""
+    sideways rather than shrinking the drawing: node text keeps Graphviz's size (10 pt).
+    ``fit``: shrink a tree wider than the column to its width instead."""
     svg = _svg_with_dot(dot_source)
     if svg is None:
         return (
@@ -29,7 +30,8 @@ def tree_picture(dot_source: str) -> str:
         )
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg
-    return f"<div class='wb-tree-static' style='overflow-x:auto; max-width:100%'>{svg}</div>"
+    css = "wb-tree-static wb-fit" if fit else "wb-tree-static"
+    return f"<div class='{css}' style='overflow-x:auto; max-width:100%'>{svg}</div>"
 
 
 def picture_bundle(bundle: dict, html: str) -> dict:

@@ -121,10 +121,16 @@ def line_chart(
             f'fill="#222">{escape(title)}</text>'
         )
     if allx.size == 0 or ally.size == 0:
+        # one line per "\n" of empty_text, centred on the plot area
+        lines = empty_text.split("\n")
+        y0 = mt + ph / 2 - 7 * (len(lines) - 1)
+        spans = "".join(
+            f'<tspan x="{ml + pw / 2}" y="{y0 + 14 * i}">{escape(line)}</tspan>'
+            for i, line in enumerate(lines)
+        )
         out.append(
-            f'<text x="{ml + pw / 2}" y="{mt + ph / 2}" text-anchor="middle" '
-            f'class="wb-empty" style="{FONT};font-size:11px" fill="#888">'
-            f"{escape(empty_text)}</text></svg>"
+            f'<text text-anchor="middle" class="wb-empty" style="{FONT};font-size:11px" '
+            f'fill="#888">{spans}</text></svg>'
         )
         return "".join(out)
     x0, x1 = (float(allx.min()), float(allx.max())) if xlim is None else map(float, xlim)

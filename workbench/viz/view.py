@@ -7,6 +7,8 @@ package the widget falls back to an SVG made by the system's ``dot``, or to the 
 
 from __future__ import annotations
 
+import functools
+import json
 from html import escape
 
 import ipywidgets as widgets
@@ -25,6 +27,7 @@ TREE_CSS = """
 <style>
 .wb-tree, .wb-tree-static { overflow: auto; max-height: 80vh; }
 .wb-tree svg, .wb-tree-static svg { max-width: none; height: auto; }
+.wb-fit .wb-tree svg, .wb-tree-static.wb-fit svg { max-width: 100%; height: auto; }
 .wb-stepper .wb-chart { display: block; }
 .wb-stepper .widget-html-content { line-height: 1.35; }
 .wb-instance table { border-collapse: collapse; font-size: 12px; }
@@ -84,17 +87,106 @@ class _FallbackTree(widgets.HTML):
         )
 
 
+#: graphviz-anywidget's module, loaded once per page.  anywidget evaluates a widget's ``_esm``
+#: afresh for every widget (a new blob URL each time), and each evaluation of that bundle sets
+#: ``window.$`` to a new jQuery; a drawing then looks up, at every redraw, the data it stored
+#: with the jQuery that was global when it was made, under whichever jQuery is global now, and
+#: logs "SVG initialization failed" for each redraw of every tree but the last one made (the
+#: drawing itself still updates).  This wrapper evaluates the bundle once and lends every
+#: widget the same module, so that one jQuery serves them all.
+_ONCE_ESM = """\
+const KEY = "__workbench_graphviz_anywidget__";
+function bundle() {
+  if (!globalThis[KEY]) {
+    const url = URL.createObjectURL(new Blob([SOURCE], { type: "text/javascript" }));
+    globalThis[KEY] = import(url).finally(() => URL.revokeObjectURL(url));
+  }
+  return globalThis[KEY];
+}
+export default {
+  async initialize(ctx) {
+    const m = await bundle();
+    return m.default.initialize ? m.default.initialize(ctx) : undefined;
+  },
+  async render(ctx) {
+    const m = await bundle();
+    return m.default.render(ctx);
+  },
+};
+"""
+
+
+@functools.cache
+def _drawing_class():
+    """GraphvizAnyWidget with its bundle loaded once per page (see :data:`_ONCE_ESM`)."""
+    esm = GraphvizAnyWidget._esm  # anywidget turned the file's path into its contents
+    source = esm if isinstance(esm, str) else str(esm)
+    esm = f"const SOURCE = {json.dumps(source)};\n" + _ONCE_ESM
+
+    class Drawing(GraphvizAnyWidget):
+        _esm = esm
+
+    return Drawing
+
+
 def tree_widget(dot_source: str = "digraph { }", zoom: bool = False):
     """A widget that draws DOT source and redraws whenever ``.dot_source`` is set.
 
     zoom: let the mouse wheel zoom and drag pan the drawing (off by default, so that the
     wheel scrolls the notebook, as a reader expects)."""
     if GraphvizAnyWidget is not None:
-        w = GraphvizAnyWidget(dot_source=dot_source, enable_zoom=bool(zoom))
+        w = _drawing_class()(dot_source=dot_source, enable_zoom=bool(zoom))
     else:  # pragma: no cover
         w = _FallbackTree(dot_source)
     w.add_class("wb-tree")
     return w
+
+
+#: the ways of fitting a wide tree in its box (:func:`view_control`), and what each does
+VIEWS = {
+    "fit": "Fit: a tree wider than the column is shrunk to its width (choose full size to read "
+    "small text)",
+    "full size": "Full size: a wide tree scrolls sideways (scroll bar under it, or shift + "
+    "mouse wheel)",
+    "zoom": "Zoom: mouse wheel over the tree zooms, dragging pans",
+}
+
+
+def view_control(drawing, view: str = "fit", note: str = ""):
+    """A fit / full size / zoom switch for a drawing made by :func:`tree_widget`, and the hint
+    that says what the chosen view does (with ``note`` after it).  ``"fit"`` keeps the root
+    and the title in view however wide the tree; ``"full size"`` keeps Graphviz's size and
+    scrolls sideways.  Returns ``(switch, hint, holder)``: ``holder`` holds the drawing and is
+    what goes into the panel (its CSS class does the fitting: the drawing's own widget view
+    takes its classes only when it is made)."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(map(repr, VIEWS))}; got {view!r}")
+    switch = widgets.ToggleButtons(
+        options=list(VIEWS),
+        value=view,
+        tooltips=list(VIEWS.values()),
+        style={"button_width": "70px"},
+        layout=widgets.Layout(width="auto"),
+    )
+    switch.add_class("wb-view")
+    hint = widgets.HTML()
+    holder = widgets.Box([drawing], layout=widgets.Layout(display="block", min_width="0"))
+    holder.add_class("wb-tree-holder")
+
+    def show(change=None):
+        v = switch.value
+        if v == "fit":
+            holder.add_class("wb-fit")
+        else:
+            holder.remove_class("wb-fit")
+        drawing.enable_zoom = v == "zoom"
+        hint.value = (
+            f"<div class='wb-muted wb-tree-hint' style='font-size:11px'>{VIEWS[v]}.{note}</div>"
+        )
+
+    switch.observe(show, names="value")
+    show()
+    return switch, hint, holder
 
 
 def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):

@@ -59,7 +59,7 @@ from .figure_5 import fig5, fig5_ranks, fig5_report, fig5_run, plot_fig5, tune_c
 from .verdicts import claims, describe_claims_mode, store_claims, stored_claims
 from .verdicts import spec as claims_spec
 from .leaf_predictor import leaf_predictor_table
-from .randcbt import prose_leaf_counts, stepper_demo
+from .randcbt import prose_leaf_counts, stepper_demo, stepper_summary
 from .section_3 import gain_table, impurities, plot_impurities, upper_bound_check
 from .table_1 import permuted, table1
 from .theorem_4 import (
@@ -104,6 +104,7 @@ __all__ = [
     "plot_leaf_consistency",
     "prose_leaf_counts",
     "stepper_demo",
+    "stepper_summary",
     "rand_cbt_by_leaf",
     "fig3_param_grid",
     "fig3_grid",

@@ -198,4 +198,6 @@ class Stopwatch:
 
     def __repr__(self) -> str:
         s = self.seconds
+        if s < 60:  # "(0.0 min)" says nothing
+            return f"{s:.1f} s" if s < 10 else f"{s:.0f} s"
         return f"{s:.0f} s ({s / 60:.1f} min)"

@@ -253,7 +253,7 @@ def plot_fig5(df):
             axq.plot(agg.index, agg.q, marker="o", ms=3, lw=lw, color=colors[strat])
         b = np.sort(g[g.strategy != "FULL"].budget.unique())
         axq.plot(b, b, color="k", lw=0.8, ls=":", label="query rate = budget")
-        axq.legend(fontsize=7, loc="upper left")
+        axq.legend(fontsize=8, loc="upper left")
         ax.set_title(f"{name} (original order, DDM on), C-Tree c = {g.c.iloc[0]:.3g}", fontsize=9)
         ax.set_ylabel(METRIC_LABEL[METRIC[name]])
         axq.set_xlabel("labelling budget B")

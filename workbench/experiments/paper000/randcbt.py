@@ -3,6 +3,8 @@ and the stepper demo (C-Tree and H-Tree side by side on a random tree)."""
 
 from __future__ import annotations
 
+from ..._numbers import count
+
 import math
 
 import numpy as np
@@ -69,3 +71,16 @@ def stepper_demo(
         compare.step(start)
     generator = viz.show_dot(info.tree.to_dot(), title="the tree that generated the stream")
     return compare, generator, info
+
+
+def stepper_summary(compare, info) -> str:
+    """One line on :func:`stepper_demo`'s trees: the generator's size and Bayes error, each
+    stepper's tree size and accuracy at its position."""
+    parts = [
+        f"generating tree: {count(info.tree.n_leaves, 'leaf', 'leaves')}, Bayes error {info.tree.bayes_error():.2f}"
+    ]
+    parts += [
+        f"{s.title}: {count(s.model.n_leaves, 'leaf', 'leaves')}, accuracy {s.accuracy:.3f} at t = {s.t:,}"
+        for s in compare.steppers
+    ]
+    return "; ".join(parts)

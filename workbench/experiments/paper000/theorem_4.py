@@ -94,14 +94,16 @@ def plot_schedule(
         fig = plt.figure(figsize=(12, 3.6))
     axes = fig.subplots(1, 3)
     ms = np.unique(np.logspace(1, math.log10(max(t, 20)), 60).astype(np.int64))
-    for h, ls in ((0, ":"), (depth, "-"), (3 * depth + 5, "--")):
-        axes[0].loglog(
-            ms,
-            schedule(ms, h, t, d, delta, criterion),
-            ls,
-            color="#d62728",
-            label=f"eq. (7), h = {h}",
-        )
+    # one depth here: on this log scale the lines of other depths lie on top of this one (they
+    # differ by a few per cent); the middle panel shows the depth's effect
+    axes[0].loglog(
+        ms,
+        schedule(ms, depth, t, d, delta, criterion),
+        "-",
+        color="#d62728",
+        lw=2,
+        label=f"eq. (7), h = {depth}",
+    )
     axes[0].loglog(
         ms,
         practical(ms, depth, t, d, c),
@@ -112,15 +114,15 @@ def plot_schedule(
         axes[0].loglog(
             ms,
             practical(ms, depth, t, d, 4.0),
-            color="#7f7f7f",
-            ls=":",
-            label=f"eq. (10), c = 4, h = {depth}",
+            color="#222222",
+            ls=(0, (2, 3)),
+            label=f"eq. (10), c = 4 (close to eq. 7), h = {depth}",
         )
     axes[0].set_xlabel("m (examples at the leaf)")
     axes[0].set_ylabel(r"$\varepsilon_t$")
     axes[0].set_title(f"{criterion}, t = {t:,}, d = {d}", fontsize=9)
     # below the panel: with the sliders the lines move over the whole panel
-    axes[0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)
+    axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
     m0 = int(min(1000, t))
     hs = np.arange(0, 21)
     for dd, ls in ((2, ":"), (d, "-"), (10 * d, "--")):
@@ -130,7 +132,7 @@ def plot_schedule(
     axes[1].set_xlabel("depth h of the leaf")
     axes[1].set_ylabel(r"$\varepsilon_t$ (eq. 7)")
     axes[1].set_title(f"m = {m0:,}, t = {t:,}", fontsize=9)
-    axes[1].legend(fontsize=7, loc="lower right")
+    axes[1].legend(fontsize=8, loc="lower right")
     ts = np.unique(np.logspace(math.log10(m0), 8, 40).astype(np.int64))
     for crit, col in (("entropy", "#9467bd"), ("gini", "#ff7f0e"), ("kearns_mansour", "#17becf")):
         axes[2].semilogx(ts, schedule(m0, depth, ts, d, delta, crit), color=col, label=crit)
@@ -141,7 +143,7 @@ def plot_schedule(
         + (r", $\delta = 1/t$" if delta is None else f", delta = {delta:g}"),
         fontsize=9,
     )
-    axes[2].legend(fontsize=7, loc="center right")
+    axes[2].legend(fontsize=8, loc="center right")
     for ax in axes:
         ax.grid(alpha=0.3, which="both")
     fig.tight_layout()

@@ -85,7 +85,7 @@ def plot_leaf_consistency(df):
     ax.set_xlabel(r"$\delta$")
     ax.set_ylabel("P(consistent and non-optimal)")
     ax.set_title("Theorem 5: leaf consistency at p = 1/2", fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))  # beside, off the data
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))  # beside, off the data
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     return fig

@@ -184,7 +184,7 @@ def plot_bound_curves(curves, printed=None):
             ax.loglog(d.m, d.bound, ":", color=col, lw=1)
         ax.set_title(r"$q_k = 1-p_k$ (printed) vs $P(Y=0,F=k)$", fontsize=9)
         ax.set_xlabel("m")
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=8)
         ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     return fig

@@ -101,16 +101,30 @@ __all__ = [
 class RunCache:
     """The runs of one protocol at one seed and size, each (learner, setting) run once and
     kept: tuning for several criteria and evaluating the chosen settings share them.
-    Subclasses say how to run (:meth:`_run`)."""
+    Subclasses say how to run (:meth:`_run`).  ``progress``: a label for a tqdm bar that
+    counts the settings actually run (a tuning does not know in advance how far its grids
+    will be extended, so the bar has no total)."""
 
-    def __init__(self):
+    def __init__(self, progress: str | None = None):
         self._out = {}
+        self._bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(desc=progress, unit=" settings")
 
     def runs(self, learner, **setting):
         key = (learner, tuple(sorted(setting.items())))
         if key not in self._out:
             self._out[key] = self._run(learner, setting)
+            if self._bar is not None:
+                self._bar.update()
         return self._out[key]
+
+    def close(self):
+        """Close the progress bar (if any); the runs stay."""
+        if self._bar is not None:
+            self._bar.close()
 
     def risk(self, learner, **setting):
         """``[n_runs, n_labels + 1]`` risks of ``learner`` with ``setting``."""

@@ -39,8 +39,8 @@ def grids(n):
 class ToyRuns(RunCache):
     """The risk curves of the toy problem at one seed and size, each setting run once."""
 
-    def __init__(self, n_runs, n_labels, seed, n_jobs=None):
-        super().__init__()
+    def __init__(self, n_runs, n_labels, seed, n_jobs=None, progress=None):
+        super().__init__(progress)
         self.n_runs, self.n_labels, self.seed, self.n_jobs = n_runs, n_labels, seed, n_jobs
 
     def _run(self, name, setting):
@@ -68,12 +68,18 @@ def tune_learner(name, runs: ToyRuns, n_grid, at=None, refine=2):
     return claims.tune(score, grid, limits=limits, refine=refine)
 
 
-def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000):
+def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True):
     """Grid search of each learner's parameters: one row per (learner, setting) with the mean
     risk over the curve; ``chosen`` marks the best per learner (:func:`best_settings`) and
-    ``edge`` says why it lies at the edge of its grid (empty: it does not)."""
+    ``edge`` says why it lies at the edge of its grid (empty: it does not).  ``progress``: a
+    bar counting the settings run (tqdm)."""
     s = sizes()
-    runs = ToyRuns(n_runs or s.toy_tune_runs, n_labels or s.toy_labels, seed)
+    runs = ToyRuns(
+        n_runs or s.toy_tune_runs,
+        n_labels or s.toy_labels,
+        seed,
+        progress="tuning on the toy problem" if progress else None,
+    )
     frames = []
     for name in SPECS:
         t = tune_learner(name, runs, n_grid or s.toy_grid)
@@ -82,6 +88,7 @@ def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000):
         f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)
         f["edge"] = np.where(f.chosen, "; ".join(v for v in t.edges.values() if v), "")
         frames.append(f)
+    runs.close()
     cols = ["learner", "delta", "delta2", "mean_risk", "chosen", "edge"]
     return pd.concat(frames, ignore_index=True).reindex(columns=cols)
 

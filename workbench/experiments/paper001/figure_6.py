@@ -69,8 +69,8 @@ class PoolRuns(RunCache):
     """The test-risk curves of the pool protocol on one data set at one seed and size, each
     setting run once; :meth:`runs` gives ``(risk, leaves)``, each ``[n_runs, n_pool + 1]``."""
 
-    def __init__(self, X, y, n_runs, seed, n_jobs=None):
-        super().__init__()
+    def __init__(self, X, y, n_runs, seed, n_jobs=None, progress=None):
+        super().__init__(progress)
         self.X, self.y, self.n_runs, self.seed, self.n_jobs = X, y, n_runs, seed, n_jobs
 
     def _run(self, learner, setting):
@@ -112,15 +112,17 @@ def tune_pool_learners(runs: PoolRuns, n_grid, refine=2) -> dict:
     return out
 
 
-def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000):
+def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name=""):
     """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
     the mean test risk over the whole curve.  Grids are extended while their best value lies at
     an end and refined around it; ``chosen`` marks the best per learner and ``edge`` says why
-    it lies at the edge of its grid (empty: it does not)."""
+    it lies at the edge of its grid (empty: it does not).  ``progress``: a bar counting the
+    settings run (tqdm), labelled with the data set's ``name``."""
     s = sizes()
-    tuned = tune_pool_learners(
-        PoolRuns(X, y, n_runs or s.pool_tune_runs, seed), n_grid or s.pool_grid
-    )
+    label = (f"tuning on {name}" if name else "tuning") if progress else None
+    runs = PoolRuns(X, y, n_runs or s.pool_tune_runs, seed, progress=label)
+    tuned = tune_pool_learners(runs, n_grid or s.pool_grid)
+    runs.close()
     frames = []
     for learner, t in tuned.items():
         f = t.table.rename(columns={"score": "mean_risk"})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._numbers import count
 from ...bounds import credible_interval, risk_upper
 from ...streams.toy64 import FIRST_LEAF, toy64
 
@@ -162,7 +163,7 @@ class ToyStepper:
             xlabel="$x_1$",
             ylabel="$x_2$",
             aspect="equal",
-            title=f"t = {self.t}: {len(self.leaves())} leaves, true risk {self.true_risk():.3f}",
+            title=f"t = {self.t}: {count(len(self.leaves()), 'leaf', 'leaves')}, true risk {self.true_risk():.3f}",
         )
         if self.decisions:
             d = self.decisions[-1]

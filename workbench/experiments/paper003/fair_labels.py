@@ -57,6 +57,7 @@ def plot(runs: pd.DataFrame):
     seeds at every alpha with 95% intervals (error bars in both directions), and the tree
     with every label as a dashed line."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
     names = list(dict.fromkeys(runs.stream))
     fig, axes = plt.subplots(1, len(names), figsize=(4.6 * len(names), 3.8))
@@ -76,6 +77,11 @@ def plot(runs: pd.DataFrame):
                         yerr=np.nan_to_num(pts[:, 3]), marker="o", ms=4, capsize=2,
                         color=COLOR[method], label=method)  # fmt: skip
         ax.set_xscale("log")
+        # labels at the decades only: with less than a decade shown matplotlib labels the
+        # minor ticks too (2x10^-1, 3x10^-1, ...), and they run into each other
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_major_locator(FixedLocator([0.01, 0.03, 0.1, 0.3, 1.0]))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.set_xlabel("share of labels used (log)")
         ax.set_ylabel("prequential error")
         ax.set_title(name)

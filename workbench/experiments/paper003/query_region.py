@@ -4,6 +4,8 @@ would reach is below alpha (the rule asks there), and the query rate over time."
 
 from __future__ import annotations
 
+from ..._numbers import count
+
 import numpy as np
 import pandas as pd
 
@@ -92,7 +94,8 @@ def plot(result: dict):
         xx = np.linspace(0, 1, 2)
         ax.plot(xx, 1 - xx, ls="--", color="#2ca02c", lw=1, label="true boundary")
         ax.add_patch(plt.Circle((0.3, 0.3), 0.2, fill=False, ls="--", color="#2ca02c", lw=1))
-        ax.set_title(f"t = {s['t']:,}: {s['n_leaves']} leaves, {s['labels']:,} labels", fontsize=10)
+        leaves = count(s["n_leaves"], "leaf", "leaves")
+        ax.set_title(f"t = {s['t']:,}: {leaves}, {s['labels']:,} labels", fontsize=10)
         ax.set_xlabel("x0")
         ax.set_ylabel("x1")
     handles, labels = axes[0].get_legend_handles_labels()

@@ -9,6 +9,7 @@ from html import escape
 import numpy as np
 
 from ...core.dot import node_test, tree_to_dot
+from ...core.state import LEAF
 from ..svgchart import line_chart
 from ..view import TREE_CSS
 
@@ -253,6 +254,23 @@ class _Drawing:
                 empty_text="no leaf reached yet",
                 attrs=attrs,
             )
+        pure = self._pure_leaf(trace.leaf)
+        if pure is not None and not np.isfinite(np.asarray(trace.quantity, float)).any():
+            # nothing to draw: a pure leaf scores no split (an empty chart would look broken)
+            attrs.update({"data-leaf": trace.leaf, "data-pure": "1"})
+            return line_chart(
+                [],
+                width=width,
+                height=height,
+                title=f"Split decision at leaf {trace.leaf}",
+                css_class="wb-split-svg",
+                empty_text=(
+                    f"Leaf {trace.leaf} is pure: its {pure[1]} instances are all {pure[0]}.\n"
+                    "No split can make it purer, so none is scored.\n"
+                    "The chart starts when another class arrives here."
+                ),
+                attrs=attrs,
+            )
         t = np.asarray(trace.t, float)
         q = np.asarray(trace.quantity)
         thr = np.asarray(trace.threshold)
@@ -342,10 +360,29 @@ class _Drawing:
             attrs=attrs,
         )
 
+    def _pure_leaf(self, leaf: int):
+        """(class name, weight) if node ``leaf`` is a leaf now and every instance it holds has
+        one class; else None."""
+        T = self.model.tree
+        if leaf >= T.kind.shape[0] or T.kind[leaf] != LEAF:
+            return None
+        counts = T.class_counts[leaf]
+        held = np.flatnonzero(counts > 0)
+        if held.size != 1:
+            return None
+        return self._class(int(held[0])), _fmt_int(round(float(counts[held[0]])))
+
     def split_caption(self) -> str:
         trace = self.focus_trace()
         if trace is None:
             return ""
+        pure = self._pure_leaf(trace.leaf)
+        if pure is not None and not np.isfinite(np.asarray(trace.quantity, float)).any():
+            return (
+                f"<div class='wb-split-caption wb-muted'>Leaf {trace.leaf} is pure (class "
+                f"<b>{pure[0]}</b> only): a split cannot lower its impurity, so the learner "
+                "does not score one and the chart stays empty.</div>"
+            )
         since, first = trace.ready_since, trace.first_ready
         earlier = (
             f" It had met the rule before, from t={_fmt_int(first)}, but no longer did when "

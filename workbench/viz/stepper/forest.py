@@ -89,12 +89,18 @@ class ForestStepper:
             ]
         return "\n".join(lines)
 
-    def widget(self):
+    def widget(self, view: str = "fit"):
         """Buttons (+1, +100, +1,000, to the next prune), a choice of pairwise tree, the tree
-        drawn with its DDM levels, the forest's explanation of the next instance."""
+        drawn (each inner node's DDM state in its label, its numbers when the pointer rests on
+        it and for the nodes on the instance's path in the text below), and the forest's
+        explanation of the next instance.
+
+        view: how the tree first fits its box: ``"fit"`` (shrunk to the column's width when
+        wider, so the root and the title are in view), ``"full size"`` (Graphviz's size; a wide
+        tree scrolls sideways) or ``"zoom"`` (mouse wheel zooms, dragging pans)."""
         import ipywidgets as w
 
-        from ..view import TREE_CSS, tree_widget
+        from ..view import TREE_CSS, tree_widget, view_control
 
         pairs = self.model.pairs_
         names = self.model.class_names_
@@ -104,6 +110,9 @@ class ForestStepper:
             description="tree",
         )
         drawing = tree_widget(self.dot())
+        views, hint, holder = view_control(
+            drawing, view, note=" Rest the pointer on an inner node for its DDM's numbers."
+        )
         info = w.HTML()
 
         def refresh():
@@ -127,7 +136,9 @@ class ForestStepper:
             b.on_click(lambda btn, fn=fn: (fn(btn), refresh()))
             buttons.append(b)
         refresh()
-        return _ForestView([w.HTML(TREE_CSS), w.HBox([*buttons, choose]), drawing, info])
+        return _ForestView(
+            [w.HTML(TREE_CSS), w.HBox([*buttons, choose]), views, hint, holder, info]
+        )
 
 
 @functools.lru_cache(maxsize=1)
@@ -143,8 +154,10 @@ def _forest_view_class():
             from ..snapshot import picture_bundle, tree_picture
 
             bundle = super()._repr_mimebundle_(**kwargs)
-            drawing, info = self.children[2], self.children[3]
-            return picture_bundle(bundle, tree_picture(drawing.dot_source) + info.value)
+            holder, info = self.children[-2], self.children[-1]
+            drawing = holder.children[0]
+            fit = "wb-fit" in holder._dom_classes
+            return picture_bundle(bundle, tree_picture(drawing.dot_source, fit=fit) + info.value)
 
     return ForestView
 

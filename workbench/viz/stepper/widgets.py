@@ -13,14 +13,8 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..snapshot import picture_bundle, tree_picture
-from ..view import tree_widget
+from ..view import tree_widget, view_control
 from .drawing import _fmt_int
-
-#: above the stepper's tree: the drawing keeps its size, so a wide tree scrolls sideways
-TREE_HINT = (
-    "<div class='wb-muted wb-tree-hint' style='font-size:11px'>A wide tree scrolls sideways "
-    "(scroll bar under it, or shift + mouse wheel).</div>"
-)
 
 #: speed label -> (instances per tick, seconds per tick)
 SPEEDS = {
@@ -209,9 +203,13 @@ class _Widgets:
         side = widgets.VBox(
             [instance, acc, split, caption], layout=widgets.Layout(width="400px", min_width="400px")
         )
-        hint = widgets.HTML(TREE_HINT)
+        # a panel of its own (wide) keeps Graphviz's size and scrolls sideways; in a column of
+        # a side-by-side view a tree wider than the column is shrunk to it, so that its root
+        # is in view (the switch changes either)
+        switch, hint, holder = view_control(tree, "full size" if layout == "wide" else "fit")
         tree_box = widgets.VBox(
-            [hint, tree], layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto")
+            [widgets.HBox([switch, hint], layout=widgets.Layout(align_items="center")), holder],
+            layout=widgets.Layout(flex="1 1 auto", min_width="0", overflow="auto"),
         )
         if layout == "wide":
             body = widgets.HBox([tree_box, side], layout=widgets.Layout(width="100%"))
@@ -227,6 +225,8 @@ class _Widgets:
             "panel": panel,
             "title": title,
             "tree": tree,
+            "view": switch,
+            "holder": holder,
             "instance": instance,
             "acc": acc,
             "split": split,
@@ -293,7 +293,8 @@ class _Widgets:
         # wide: tree and side by side (wrapping under each other in a narrow page); tall: the
         # side under the tree, each as high as its content
         grow = "1 1 300px" if layout == "wide" else "0 0 auto"
-        tree = f"<div style='flex:{grow}; min-width:0'>{tree_picture(self.dot())}</div>"
+        picture = tree_picture(self.dot(), fit=layout != "wide")
+        tree = f"<div style='flex:{grow}; min-width:0'>{picture}</div>"
         wrap = "wrap" if layout == "wide" else "nowrap; flex-direction:column"
         return (
             f"<div class='wb-stepper-snapshot'>{self._heading()}"
