@@ -20,7 +20,7 @@ from workbench import claims as C
 from workbench import provenance
 
 #: papers whose claims tables and stored results follow workbench.claims / provenance
-PAPERS = ("paper000", "paper001", "paper002", "paper003")
+PAPERS = ("paper000", "paper001", "paper002", "paper003", "paper004")
 
 
 def _paper(name):
@@ -67,5 +67,7 @@ def test_quick_claims_reproduce_the_stored_quick_results(name):
             assert [str(v) if v == v else "" for v in x] == [str(v) if v == v else "" for v in y], (
                 col
             )
-    assert list(fresh.verdict) == list(stored.verdict)
+    # a claim about CPU time is decided from a measurement of the machine: not compared
+    timed = fresh.quantity.str.startswith("CPU seconds").to_numpy()
+    assert list(fresh.verdict[~timed]) == list(stored.verdict[~timed])
     assert list(fresh.claim) == list(stored.claim)

@@ -3,12 +3,13 @@
 The runners and plots behind ``notebooks/05_extremely_fast_decision_tree.ipynb``: the
 convergence lemmas checked on streams with a known distribution (:mod:`.lemmas`), Figures 1 and
 14 on random-tree streams and Figures 2-13 on the data sets at hand (:mod:`.figures`), and the
-table of claims (:mod:`.claims`).  Sizes follow the quick mode (``workbench.viz.set_quick``).
+claims as data (:mod:`.verdicts`: :func:`claims`, re-tested over seeds with both references,
+004's own code and MOA's port; stored runs :func:`store_claims`, :func:`stored_claims`).
+Sizes follow the quick mode (``workbench.viz.set_quick``).
 """
 
-from . import figures, lemmas
+from . import figures, lemmas, verdicts
 from ._common import COLOR, FAST, FULL, LEARNERS, Sizes, Stopwatch, describe_mode, make, sizes
-from .claims import claims_table
 from .figures import (
     available_sets,
     drift_run,
@@ -25,8 +26,17 @@ from .lemmas import (
     convergence_reading,
     dt_star,
     lemma_3_1,
+    lemma_3_1_failures,
     lemma_3_1_table,
     plot_convergence,
+)
+from .verdicts import (
+    claim_sizes,
+    claims,
+    describe_claims_mode,
+    random_tree_table,
+    store_claims,
+    stored_claims,
 )
 
 __all__ = [
@@ -34,6 +44,7 @@ __all__ = [
     "LEARNERS",
     "figures",
     "lemmas",
+    "verdicts",
     "FAST",
     "FULL",
     "Sizes",
@@ -41,7 +52,12 @@ __all__ = [
     "describe_mode",
     "make",
     "sizes",
-    "claims_table",
+    "claim_sizes",
+    "claims",
+    "describe_claims_mode",
+    "random_tree_table",
+    "store_claims",
+    "stored_claims",
     "available_sets",
     "drift_run",
     "figure_1",
@@ -55,6 +71,7 @@ __all__ = [
     "convergence_reading",
     "dt_star",
     "lemma_3_1",
+    "lemma_3_1_failures",
     "lemma_3_1_table",
     "plot_convergence",
 ]

@@ -23,7 +23,7 @@ class Sizes:
     lemma_n: int  # instances per stream in the convergence checks
     fig1_streams: int  # streams per number of classes (Figure 1)
     fig1_n: int
-    fig14_n: int  # the long run (one stream per number of classes)
+    fig14_n: int  # the long run (one stream per number of classes and pair)
     real_shuffles: int  # Figures 2-13: shuffled copies of each data set
     real_rows: int | None  # rows of each data set (None: all)
 
@@ -44,7 +44,7 @@ FULL = Sizes(
     lemma_n=300_000,
     fig1_streams=10,
     fig1_n=1_000_000,
-    fig14_n=10_000_000,
+    fig14_n=3_000_000,
     real_shuffles=10,
     real_rows=None,
 )

@@ -26,19 +26,28 @@ def _rt(n, seed, n_classes):
     )
 
 
+#: the two pairs of Figures 1 and 14: 004's own code (kdd2018) and MOA's port (our defaults)
+REFERENCES = {"kdd2018": "004's code (kdd2018)", "moa": "MOA's port"}
+WINDOW = 1000  # MOA's windowed evaluator (EvaluatePrequential -f 1000 in 004's scripts)
+
+
 def _warm_up():
     """One small untimed run of each learner, so that no CPU time below includes loading the
     compiled kernels."""
     X, y, info = _rt(2000, 1, 2)
     for learner in LEARNERS:
-        timed_prequential(make(learner, X.shape[1], 2, info.nominal_features), X, y)
+        for ref in REFERENCES:
+            model = make(learner, X.shape[1], 2, info.nominal_features, reference=ref)
+            timed_prequential(model, X, y)
 
 
-def random_tree_runs(n: int, n_streams: int, progress: bool = True, points: int = 200):
-    """Prequential error curves of VFDT and EFDT on ``n_streams`` random-tree streams (5 nominal
-    attributes of 5 values, MOA's generator) per number of classes 2-5.  Returns (curves, runs):
-    curves has (learner, classes, stream, t, error, window_error), runs one row per run with
-    the total error and CPU seconds."""
+def random_tree_runs(n: int, n_streams: int, progress: bool = True, references=tuple(REFERENCES)):
+    """Prequential error of VFDT and EFDT, under each reference (004's code, MOA's port), on
+    ``n_streams`` random-tree streams (5 nominal attributes of 5 values, MOA's generator) per
+    number of classes 2-5.  Returns (curves, runs): curves has (pair, learner, classes,
+    stream, t, error, window_error), with a point every 1,000 instances and the error over
+    that window of 1,000 (MOA's windowed evaluator, what 004's scripts plot); runs one row per
+    run with the total error and CPU seconds."""
     from tqdm.auto import tqdm
 
     curves, runs = [], []
@@ -46,32 +55,21 @@ def random_tree_runs(n: int, n_streams: int, progress: bool = True, points: int 
     jobs = [(k, s) for k in CLASSES for s in range(n_streams)]
     for k, s in tqdm(jobs, desc="streams", disable=not progress):
         X, y, info = _rt(n, 100 + s, k)
-        for learner in LEARNERS:
-            model = make(learner, X.shape[1], k, info.nominal_features)
-            res, cpu = timed_prequential(model, X, y, n_points=points, window=max(1000, n // 50))
-            curves.append(
-                pd.DataFrame(
-                    dict(
-                        learner=learner,
-                        classes=k,
-                        stream=s,
-                        t=res.t,
-                        error=1 - res.curve,
-                        window_error=1 - res.window_curve,
+        for ref in references:
+            for learner in LEARNERS:
+                model = make(learner, X.shape[1], k, info.nominal_features, reference=ref)
+                res, cpu = timed_prequential(
+                    model, X, y, n_points=max(n // WINDOW, 1), window=WINDOW
+                )
+                key = dict(pair=REFERENCES[ref], learner=learner, classes=k, stream=s)
+                curves.append(
+                    pd.DataFrame(
+                        dict(key, t=res.t, error=1 - res.curve, window_error=1 - res.window_curve)
                     )
                 )
-            )
-            runs.append(
-                dict(
-                    learner=learner,
-                    classes=k,
-                    stream=s,
-                    n=n,
-                    error=1 - res.accuracy,
-                    cpu_seconds=cpu,
-                    leaves=model.n_leaves,
+                runs.append(
+                    dict(key, n=n, error=1 - res.accuracy, cpu_seconds=cpu, leaves=model.n_leaves)
                 )
-            )
     return pd.concat(curves, ignore_index=True), pd.DataFrame(runs)
 
 
@@ -82,69 +80,77 @@ def figure_1(fast: bool | None = None, progress: bool = True):
 
 def figure_14(fast: bool | None = None, progress: bool = True):
     s = sizes(fast)
-    return random_tree_runs(s.fig14_n, 1, progress, points=400)
+    return random_tree_runs(s.fig14_n, 1, progress)
 
 
-def plot_random_tree(curves: pd.DataFrame, runs: pd.DataFrame, title: str, log_y=False):
-    """One panel per learner, one line per number of classes (mean over streams); the legend
-    gives CPU seconds T (mean per run) and total error E, as 004's Figure 1 does."""
+def plot_random_tree(curves: pd.DataFrame, runs: pd.DataFrame, title: str, windowed=False):
+    """One row of panels per pair (004's code, MOA's port), one panel per learner, one line
+    per number of classes (mean over streams); the legend gives CPU seconds T (mean per run)
+    and total error E, as 004's Figure 1 does.  ``windowed``: the error over each window of
+    1,000 instances on a log scale (Figure 14, as 004's scripts plot it) instead of the
+    cumulative error."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
+    pairs = list(dict.fromkeys(curves.pair))
+    fig, axes = plt.subplots(len(pairs), 2, figsize=(12, 4.4 * len(pairs)), sharey=True,
+                             squeeze=False)  # fmt: skip
     cmap = plt.get_cmap("viridis")
-    for ax, learner in zip(axes, LEARNERS):
-        for i, k in enumerate(CLASSES):
-            c = curves[(curves.learner == learner) & (curves.classes == k)]
-            m = c.groupby("t")["error"].mean()
-            r = runs[(runs.learner == learner) & (runs.classes == k)]
-            ax.plot(
-                m.index,
-                m.values,
-                color=cmap(i / 3.5),
-                label=f"{k} classes: T={r.cpu_seconds.mean():.2f} s, E={r.error.mean():.3f}",
-            )
-        ax.set_title(learner)
-        ax.set_xlabel("instances")
-        ax.set_xscale("log")
-        if log_y:
-            ax.set_yscale("log")
-        ax.grid(alpha=0.3)
-        # below the panel: the lines fill the upper right, where a legend inside would sit
-        ax.legend(
-            loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False
+    col = "window_error" if windowed else "error"
+    for row, pair in zip(axes, pairs):
+        for ax, learner in zip(row, LEARNERS):
+            for i, k in enumerate(CLASSES):
+                sel = (curves.pair == pair) & (curves.learner == learner) & (curves.classes == k)
+                m = curves[sel].groupby("t")[col].mean()
+                r = runs[(runs.pair == pair) & (runs.learner == learner) & (runs.classes == k)]
+                y = m.values.clip(min=0.5 / WINDOW) if windowed else m.values
+                ax.plot(m.index, y, color=cmap(i / 3.5), lw=0.9 if windowed else 1.5,
+                        label=f"{k} classes: T={r.cpu_seconds.mean():.2f} s, E={r.error.mean():.3f}")  # fmt: skip
+            ax.set_title(f"{learner}, {pair}")
+            ax.set_xlabel("instances")
+            ax.set_xscale("log")
+            if windowed:
+                ax.set_yscale("log")
+            ax.grid(alpha=0.3)
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8,
+                      frameon=False)  # fmt: skip
+        row[0].set_ylabel(
+            "error over each window of 1,000 (0 drawn at 0.0005)"
+            if windowed
+            else "prequential error (cumulative)"
         )
-    axes[0].set_ylabel("prequential error (cumulative)")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
-def random_tree_summary(runs: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
-    """Per number of classes: total error, error over the last window, CPU seconds of both
-    learners, and the ratios 004 talks about."""
-    last_t = curves.t.max()
-    window = max(1000, int(runs.n.max()) // 50)  # the window random_tree_runs used
-    tail = curves[curves.t == last_t].groupby(["learner", "classes"]).window_error.mean()
-    tot = runs.groupby(["learner", "classes"])[["error", "cpu_seconds"]].mean()
+def random_tree_summary(runs: pd.DataFrame, curves: pd.DataFrame, last: int = 10) -> pd.DataFrame:
+    """Per pair and number of classes: total error E, the error over the last ``last`` windows
+    of 1,000 of both learners (MOA's windowed evaluator), their ratio and the CPU ratio.  An
+    EFDT without an error in those windows counts as one error: the ratio is then a floor."""
+    last_ts = np.sort(curves.t.unique())[-last:]
+    tail = (
+        curves[curves.t.isin(last_ts)].groupby(["pair", "learner", "classes"]).window_error.mean()
+    )
+    tot = runs.groupby(["pair", "learner", "classes"])[["error", "cpu_seconds"]].mean()
+    floor = 1 / (WINDOW * last)
     out = []
-    for k in CLASSES:
-        v, e = tot.loc[("VFDT", k)], tot.loc[("EFDT", k)]
-        out.append(
-            {
-                "classes": k,
-                "VFDT error": v.error,
-                "EFDT error": e.error,
-                "VFDT error, last window": tail[("VFDT", k)],
-                "EFDT error, last window": tail[("EFDT", k)],
-                # an EFDT window without an error counts as one error: the ratio is then a floor
-                "last-window ratio VFDT/EFDT": tail[("VFDT", k)]
-                / max(tail[("EFDT", k)], 1 / window),
-                "EFDT error-free in last window": bool(tail[("EFDT", k)] == 0),
-                "CPU VFDT (s)": v.cpu_seconds,
-                "CPU EFDT (s)": e.cpu_seconds,
-                "CPU ratio EFDT/VFDT": e.cpu_seconds / v.cpu_seconds,
-            }
-        )
+    for pair in dict.fromkeys(runs.pair):
+        for k in CLASSES:
+            v, e = tot.loc[(pair, "VFDT", k)], tot.loc[(pair, "EFDT", k)]
+            tv, te = tail[(pair, "VFDT", k)], tail[(pair, "EFDT", k)]
+            out.append(
+                {
+                    "pair": pair,
+                    "classes": k,
+                    "VFDT E": v.error,
+                    "EFDT E": e.error,
+                    f"VFDT error, last {last} windows": tv,
+                    f"EFDT error, last {last} windows": te,
+                    "last-windows ratio VFDT/EFDT": max(tv, floor) / max(te, floor),
+                    "EFDT error-free there": bool(te == 0),
+                    "CPU ratio EFDT/VFDT": e.cpu_seconds / v.cpu_seconds,
+                }
+            )
     return pd.DataFrame(out)
 
 

@@ -25,17 +25,17 @@ N_NOMINAL = 5
 N_VALUES = 5
 MAX_DEPTH = 3
 FIRST_LEAF_LEVEL = 2
-#: the learners compared: VFDT, EFDT as MOA computes its merits, and Algorithm 3 as printed
-#: (the merits of the node's statistics now)
+#: the learners compared: VFDT, EFDT as MOA computes its merits, and EFDT with the merits of
+#: the node's statistics now (``merits="current"``; otherwise MOA's EFDT)
 VARIANTS = {
     "VFDT": ("VFDT", {}),
     "EFDT (MOA's merits)": ("EFDT", {}),
-    "HATT (Algorithm 3 merits)": ("EFDT", {"merits": "current"}),
+    "EFDT (current merits)": ("EFDT", {"merits": "current"}),
 }
 VARIANT_COLOR = {
     "VFDT": "#1f77b4",
     "EFDT (MOA's merits)": "#d62728",
-    "HATT (Algorithm 3 merits)": "#ff7f0e",
+    "EFDT (current merits)": "#ff7f0e",
 }
 
 
@@ -172,50 +172,145 @@ def plot_convergence(df: pd.DataFrame):
     return fig
 
 
+def root_gains(X, y, n_classes: int, n_values: int = N_VALUES, upto: int | None = None):
+    """G[t - 1, j]: the information gain (bits) of attribute j's multiway split at a root that
+    has seen the first t instances (nominal attributes with values 0..n_values-1), for every t
+    up to ``upto`` (default: all).  Plain counts and entropies, no engine code."""
+    n = len(y) if upto is None else min(upto, len(y))
+    Xi, yi = X[:n].astype(np.int64), np.asarray(y[:n], np.int64)
+    d = Xi.shape[1]
+    out = np.empty((n, d))
+    counts = np.zeros((d, n_values, n_classes))
+    for a in range(0, n, 20_000):  # in chunks: cumulative counts of every instance
+        b = min(n, a + 20_000)
+        hot = np.zeros((b - a, d, n_values, n_classes))
+        rows = np.arange(b - a)[:, None]
+        hot[rows, np.arange(d)[None, :], Xi[a:b], yi[a:b, None]] = 1.0
+        c = counts + np.cumsum(hot, axis=0)
+        counts = c[-1].copy()
+        tot_v = c.sum(axis=3)  # (t, d, V)
+        tot = tot_v.sum(axis=2)  # (t, d)
+        cls = c.sum(axis=2)[:, 0, :]  # (t, K): class counts (the same through every attribute)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = cls / tot[:, :1]
+            h = -np.nansum(np.where(p > 0, p * np.log2(p), 0.0), axis=1)
+            pv = c / tot_v[..., None]
+            hv = -np.nansum(np.where(pv > 0, pv * np.log2(pv), 0.0), axis=3)
+            cond = (tot_v * hv).sum(axis=2) / tot
+        out[a:b] = h[:, None] - cond
+    return out
+
+
+def hoeffding_eps(t, n_classes: int = 2, delta: float = 1e-7):
+    """eq. (1) with R = log2 K."""
+    r = np.log2(max(n_classes, 2))
+    return np.sqrt(r * r * np.log(1 / delta) / (2 * np.asarray(t, np.float64)))
+
+
+def averaged_root_race(G, period: int, grace: int = 200, n_classes: int = 2, delta: float = 1e-7):
+    """Lemma 3.1 with the statistic of its proof: time-averaged gain differences at the root.
+
+    ``G``: :func:`root_gains`.  HT tests every ``grace`` instances whether the mean over all
+    instances so far of G(X1:s) - G(X2:s) (best minus second best at each instance s) exceeds
+    epsilon, and splits on the best attribute at that instant T.  HATT, on the same instances,
+    keeps the mean of G(X1:s) - G(current split at s) (the null split scores 0) and moves its
+    root to the best attribute when that mean exceeds epsilon: while a leaf every ``grace``
+    instances, once split every ``period`` instances (period 1: at every instance, as the
+    lemma assumes, the leaf too).  No tie rule (the lemma assumes no ties).
+
+    Returns dict(t=T or None, ht_root, hatt_root (-1: still a leaf), hatt_split_at)."""
+    n, _d = G.shape
+    t = np.arange(1, n + 1)
+    eps = hoeffding_eps(t, n_classes, delta)
+    order = np.sort(G, axis=1)
+    best = np.argmax(G, axis=1)
+    ht_avg = np.cumsum(order[:, -1] - order[:, -2]) / t
+    tests = (t % grace == 0) & (ht_avg > eps)
+    if not tests.any():
+        return dict(t=None, ht_root=-1, hatt_root=-1, hatt_split_at=None)
+    T = int(np.argmax(tests)) + 1
+    cur, start, total, split_at = -1, 0, 0.0, None
+    top = order[:T, -1]
+    while start < T:
+        g_cur = np.zeros(T - start) if cur < 0 else G[start:T, cur]
+        s = total + np.cumsum(top[start:] - g_cur)
+        tt = t[start:T]
+        every = 1 if period == 1 else (grace if cur < 0 else period)
+        fire = (tt % every == 0) & (s / tt > eps[start:T]) & (best[start:T] != cur)
+        if not fire.any():
+            break
+        i = int(np.argmax(fire))
+        total = s[i]
+        cur = int(best[start + i])
+        split_at = split_at if split_at is not None else int(tt[i])
+        start += i + 1
+    return dict(t=T, ht_root=int(best[T - 1]), hatt_root=cur, hatt_split_at=split_at)
+
+
+#: the settings of the Lemma 3.1 check: (statistic, re-evaluation period)
+LEMMA_SETTINGS = (
+    ("time-averaged", 1),
+    ("time-averaged", 2000),
+    ("MOA sums", 1),
+    ("MOA sums", 2000),
+)
+
+
+def lemma_3_1_stream(seed: int, concept: int, n: int) -> list[dict]:
+    """Lemma 3.1 on one stream under every setting of :data:`LEMMA_SETTINGS`.  Time-averaged:
+    :func:`averaged_root_race`.  MOA sums: the engine's HT (MOA's Hoeffding tree: current gains)
+    is run to its root split at T, then EFDT (MOA's merit sums) on the same first T instances
+    with the given re-evaluation period.  One row per setting (streams on which HT never splits
+    its root within ``n`` give no row)."""
+    X, y, info = _stream(n, seed, concept)
+    rows = []
+    G = None
+    for stat, period in LEMMA_SETTINGS:
+        if stat == "time-averaged":
+            if G is None:  # the gains up to HT's split (found on growing prefixes)
+                for upto in (10_000, 40_000, n):
+                    G = root_gains(X, y, 2, upto=upto)
+                    if averaged_root_race(G, 1)["t"] is not None or upto >= n:
+                        break
+            r = averaged_root_race(G, period)
+            if r["t"] is None:
+                continue
+        else:
+            ht = make("VFDT", X.shape[1], 2, info.nominal_features)
+            T = None
+            for a in range(0, len(y), 200):  # HT tests its root every 200 instances
+                ht.partial_fit(X[a : a + 200], y[a : a + 200])
+                if ht.tree.kind[ht.root] > 0:
+                    T = a + 200
+                    break
+            if T is None:
+                continue
+            efdt = make("EFDT", X.shape[1], 2, info.nominal_features,
+                        min_samples_reevaluate=period)  # fmt: skip
+            efdt.partial_fit(X[:T], y[:T])
+            split = efdt.tree.kind[efdt.root] > 0
+            r = dict(
+                t=T,
+                ht_root=int(ht.tree.feature[ht.root]),
+                hatt_root=int(efdt.tree.feature[efdt.root]) if split else -1,
+                hatt_split_at=int(efdt.tree.t_split[efdt.root]) if split else None,
+            )
+        rows.append(dict(concept=concept, seed=seed, statistic=stat, period=period, **r))
+    return rows
+
+
 def lemma_3_1(fast: bool | None = None, progress: bool = True) -> pd.DataFrame:
-    """Lemma 3.1: at the instance where HT splits its root, HATT's root tests the same
-    attribute.  For each stream: HT's root split time t and attribute, then HATT trained on
-    the same first t instances, under each re-evaluation period (1: every instance, as the
-    lemma assumes; 2,000: 004's experiments) and merit estimate.  One row per (stream, setting)."""
+    """Lemma 3.1: at the instance T where HT splits its root, HATT's root tests the same
+    attribute.  Every stream of the convergence check under each setting of
+    :data:`LEMMA_SETTINGS`; one row per (stream, setting), with ``same`` and, where HATT's root
+    differs, whether it had not split yet (``hatt_root == -1``)."""
     from tqdm.auto import tqdm
 
     s = sizes(fast)
     rows = []
     jobs = [(c, seed) for c in range(s.lemma_concepts) for seed in range(s.lemma_seeds)]
     for c, seed in tqdm(jobs, desc="streams", disable=not progress):
-        X, y, info = _stream(s.lemma_n, 2000 + seed, 7 + c)
-        ht = make("VFDT", X.shape[1], 2, info.nominal_features)
-        t = None
-        for a in range(0, len(y), 200):  # HT tests its root every 200 instances
-            ht.partial_fit(X[a : a + 200], y[a : a + 200])
-            if ht.tree.kind[ht.root] > 0:
-                t = a + 200
-                break
-        if t is None:
-            continue
-        for period in (1, 2000):
-            for merits in ("current", "moa"):
-                efdt = make(
-                    "EFDT",
-                    X.shape[1],
-                    2,
-                    info.nominal_features,
-                    min_samples_reevaluate=period,
-                    merits=merits,
-                )
-                efdt.partial_fit(X[:t], y[:t])
-                T = efdt.tree
-                rows.append(
-                    dict(
-                        concept=c,
-                        seed=seed,
-                        t=t,
-                        period=period,
-                        merits=merits,
-                        ht_root=int(ht.tree.feature[ht.root]),
-                        hatt_root=int(T.feature[efdt.root]) if T.kind[efdt.root] > 0 else -1,
-                    )
-                )
+        rows += lemma_3_1_stream(2000 + seed, 7 + c, s.lemma_n)
     df = pd.DataFrame(rows)
     df["same"] = df.ht_root == df.hatt_root
     return df
@@ -225,17 +320,19 @@ def lemma_3_1_table(df: pd.DataFrame) -> pd.DataFrame:
     """Share of streams where HATT's root equals HT's at HT's root split, with a 95% Wilson
     interval, per setting."""
     out = []
-    for (period, merits), g in df.groupby(["period", "merits"]):
+    for (stat, period), g in df.groupby(["statistic", "period"], sort=False):
         k, n = int(g.same.sum()), len(g)
         z = 1.96
         centre = (k + z * z / 2) / (n + z * z)
         half = z * np.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
         out.append(
             {
+                "statistic": stat,
                 "re-evaluation period": period,
-                "merit estimate": merits,
+                "premise": "kept" if period == 1 else "broken",
                 "streams": n,
                 "same root": k,
+                "HATT still a leaf": int((g.hatt_root[~g.same] == -1).sum()),
                 "share": k / n,
                 "95% interval": f"[{centre - half:.2f}, {centre + half:.2f}]",
             }
@@ -262,5 +359,29 @@ def convergence_reading(df: pd.DataFrame) -> str:
             else f"- **{learner}**: root "
             f"{last.loc[learner, 'root']:.2f}, level 1 {last.loc[learner, 'level1']:.2f}; "
             "its root never carries DT*'s attribute in half the streams in this run"
+        )
+    return "\n".join(lines)
+
+
+def lemma_3_1_failures(df: pd.DataFrame) -> str:
+    """Each stream where HATT's root differs from HT's at T, in words: the setting, T, HT's
+    attribute and HATT's (or that HATT's root had not split yet), as Markdown."""
+    bad = df[~df.same]
+    if not len(bad):
+        return (
+            "In this run HATT's root tests HT's attribute at T on every stream, in every setting."
+        )
+    lines = []
+    for _, r in bad.iterrows():
+        what = (
+            "HATT's root had not split yet"
+            if r.hatt_root == -1
+            else f"HATT's root tests x{int(r.hatt_root)} (split at instance "
+            f"{int(r.hatt_split_at):,})"
+        )
+        lines.append(
+            f"- {r.statistic}, re-evaluation every {int(r.period):,}: concept {int(r.concept)}, "
+            f"stream {int(r.seed)}: HT splits its root on x{int(r.ht_root)} at T = {int(r.t):,}; "
+            f"{what}."
         )
     return "\n".join(lines)
