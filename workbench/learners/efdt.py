@@ -56,7 +56,9 @@ class EFDT(BaseTree):
       attempts since the node last changed (a node that splits or is replaced keeps its sums
       but counts again from zero); the candidate itself is the attribute of highest merit now,
       and a best merit below 1e-10 never splits.  ``merits="current"`` compares the merits
-      computed from the node's statistics now, as 004's Algorithm 3 reads.
+      computed from the node's statistics now, the rest staying MOA's; it is not Algorithm 3
+      as printed, which has no tau ties, starts new leaves at zero counts, runs both
+      functions on every example and takes X_a from X minus the null split.
     * ``reeval_clock="tree"``: re-evaluation happens when the tree's count of instances is a
       multiple of ``min_samples_reevaluate``, at every inner node on that one instance's path,
       root first, until one of them changes the tree; ``"node"``: whenever a node's own weight
