@@ -82,7 +82,7 @@ def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True):
     )
     frames = []
     for name in SPECS:
-        t = tune_learner(name, runs, n_grid or s.toy_grid)
+        t = tune_learner(name, runs, n_grid or s.toy_grid, refine=s.refine)
         f = t.table.rename(columns={"score": "mean_risk"})
         f.insert(0, "learner", name)
         f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)

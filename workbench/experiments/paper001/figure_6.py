@@ -121,7 +121,7 @@ def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name="")
     s = sizes()
     label = (f"tuning on {name}" if name else "tuning") if progress else None
     runs = PoolRuns(X, y, n_runs or s.pool_tune_runs, seed, progress=label)
-    tuned = tune_pool_learners(runs, n_grid or s.pool_grid)
+    tuned = tune_pool_learners(runs, n_grid or s.pool_grid, refine=s.refine)
     runs.close()
     frames = []
     for learner, t in tuned.items():
