@@ -20,17 +20,29 @@ def claims_to_show(paper, quick: bool, recompute: bool = False, **kwargs):
     if quick and not recompute:
         table = paper.stored_claims(quick=True)
         if table is not None:
-            print(
-                "Quick mode shows the stored quick claims run (set RECOMPUTE = True in this cell "
-                "to run it now; tests/test_stored_results.py runs it again from scratch and "
-                "compares).\n" + table.attrs["note"]
+            _show(
+                "Quick mode shows the stored quick claims run (set `RECOMPUTE = True` in this "
+                "cell to run it now; `tests/test_stored_results.py` runs it again from scratch "
+                "and compares). " + table.attrs["note"]
             )
             table.attrs["live"] = False
             return table
-        print("No stored quick claims run: computing it now.")
+        _show("No stored quick claims run: computing it now.")
     table = paper.claims(quick=quick, **kwargs)
     table.attrs["live"] = True
     return table
+
+
+def _show(text: str) -> None:
+    """Markdown in a notebook (the stored run's note has some), plain text elsewhere."""
+    from IPython import get_ipython
+
+    if get_ipython() is None:
+        print(text)
+    else:
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
 
 
 def run_time(table) -> str:
