@@ -1,11 +1,12 @@
 """The claims table a paper notebook shows: in quick mode the stored quick run, unless the cell
 asks to recompute it.
 
-A quick claims run (3 seeds at small sizes) takes minutes of processor time, far more than the
-rest of a notebook in quick mode, and its verdicts are smoke-test verdicts.  So a notebook in
-quick mode shows the stored quick run (``results/claims_quick.csv``, with the revision, date
-and command that made it), which ``tests/test_stored_results.py`` makes again from scratch at
-the same seeds and compares exactly: the table shown is the one today's code computes.  A
+A quick claims run (3 seeds at small sizes) takes up to a minute of processor time (13-60 s
+for papers 000-002, measured 2026-11-24), as much as the rest of a notebook in quick mode or
+more, and its verdicts are smoke-test verdicts.  So a notebook in quick mode shows the stored
+quick run (``results/claims_quick.csv``, with the revision, date and command that made it),
+which ``tests/test_stored_results.py`` makes again from scratch at the same seeds and compares
+exactly: a stored table that today's code no longer computes fails the suite.  A
 ``RECOMPUTE = True`` in the cell runs it live instead; the full mode always runs live.
 """
 
