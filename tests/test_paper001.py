@@ -24,7 +24,7 @@ def _check_interior(tuning):
 
 def test_toy_tuning_leaves_no_chosen_value_at_the_edge_of_its_grid():
     """The old grid jumped from 0.228 to its cap 0.45, where BOCT's chosen delta sat."""
-    tuning = P.tune_toy(n_grid=4, n_runs=8, n_labels=300)
+    tuning = P.tune_toy(n_grid=4, n_runs=8, n_labels=300, refine=2)
     _check_interior(tuning)
     boct = tuning[tuning.learner == "BOCT"].delta
     assert ((boct > 0.23) & (boct < 0.45)).any()  # the gap below the cap is searched
@@ -34,7 +34,7 @@ def test_toy_tuning_leaves_no_chosen_value_at_the_edge_of_its_grid():
 def test_pool_tuning_of_the_hoeffding_baseline_is_not_at_the_edge():
     """The Hoeffding baseline's best delta was the smallest of its grid (0.001)."""
     X, y = P.dataset("breast_cancer")
-    tuning = P.tune_pool(X, y, n_grid=4, n_runs=6)
+    tuning = P.tune_pool(X, y, n_grid=4, n_runs=6, refine=2)
     _check_interior(tuning)
     h = tuning[tuning.learner == "Hoeffding"]
     assert h.delta.min() < 1e-3  # extended below the old grid

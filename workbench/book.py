@@ -213,6 +213,8 @@ def _public_modules(package: str) -> list[str]:
     import pkgutil
 
     pkg = importlib.import_module(package)
+    if not hasattr(pkg, "__path__"):  # a module, not a package (workbench.claims)
+        return [package]
     names = [
         m.name
         for m in pkgutil.walk_packages(pkg.__path__, package + ".")

@@ -35,6 +35,7 @@ class Sizes:
     c45_runs: int
     c45_every: int
     datasets: tuple  # Figure 6 data sets (pima only if cached)
+    refine: int  # refinement rounds of the grid searches (workbench.claims.tune)
 
 
 FAST = Sizes(
@@ -42,13 +43,14 @@ FAST = Sizes(
     toy_runs=100,
     toy_labels=1000,
     toy_grid=3,
-    toy_tune_runs=20,
-    pool_runs=100,
+    toy_tune_runs=5,
+    pool_runs=30,
     pool_grid=3,
-    pool_tune_runs=20,
-    c45_runs=20,
+    pool_tune_runs=5,
+    c45_runs=10,
     c45_every=25,
     datasets=("breast_cancer",),
+    refine=1,
 )
 FULL = Sizes(
     rule_trials=100_000,
@@ -62,6 +64,7 @@ FULL = Sizes(
     c45_runs=200,
     c45_every=5,
     datasets=("pima", "breast_cancer", "adult", "electricity"),
+    refine=2,
 )
 
 
@@ -79,7 +82,8 @@ def describe_mode(fast: bool | None = None) -> str:
         f"{s.toy_grid} values ({s.toy_tune_runs} runs each). Figure 6: {s.pool_runs:,} runs "
         f"per learner and data set ({', '.join(s.datasets)}), delta tuned on {s.pool_grid} "
         f"values ({s.pool_tune_runs} runs each); the C4.5-like tree {s.c45_runs} runs, "
-        f"refitted every {s.c45_every} labels."
+        f"refitted every {s.c45_every} labels. Grids extended at their edges, then refined "
+        f"{s.refine} time{'s' * (s.refine > 1)} around the best value."
     )
 
 

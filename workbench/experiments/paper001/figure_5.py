@@ -68,11 +68,12 @@ def tune_learner(name, runs: ToyRuns, n_grid, at=None, refine=2):
     return claims.tune(score, grid, limits=limits, refine=refine)
 
 
-def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True):
+def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True, refine=None):
     """Grid search of each learner's parameters: one row per (learner, setting) with the mean
     risk over the curve; ``chosen`` marks the best per learner (:func:`best_settings`) and
     ``edge`` says why it lies at the edge of its grid (empty: it does not).  ``progress``: a
-    bar counting the settings run (tqdm)."""
+    bar counting the settings run (tqdm); ``refine``: refinement rounds (default: the
+    mode's)."""
     s = sizes()
     runs = ToyRuns(
         n_runs or s.toy_tune_runs,
@@ -82,7 +83,9 @@ def tune_toy(n_grid=None, n_runs=None, n_labels=None, seed=1000, progress=True):
     )
     frames = []
     for name in SPECS:
-        t = tune_learner(name, runs, n_grid or s.toy_grid)
+        t = tune_learner(
+            name, runs, n_grid or s.toy_grid, refine=s.refine if refine is None else refine
+        )
         f = t.table.rename(columns={"score": "mean_risk"})
         f.insert(0, "learner", name)
         f["chosen"] = np.all([f[k] == v for k, v in t.best.items()], axis=0)

@@ -112,16 +112,19 @@ def tune_pool_learners(runs: PoolRuns, n_grid, refine=2) -> dict:
     return out
 
 
-def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name=""):
+def tune_pool(X, y, n_grid=None, n_runs=None, seed=1000, progress=True, name="", refine=None):
     """Grid search of delta (and delta2 for BOCT-AL) on runs with other seeds; the criterion is
     the mean test risk over the whole curve.  Grids are extended while their best value lies at
     an end and refined around it; ``chosen`` marks the best per learner and ``edge`` says why
     it lies at the edge of its grid (empty: it does not).  ``progress``: a bar counting the
-    settings run (tqdm), labelled with the data set's ``name``."""
+    settings run (tqdm), labelled with the data set's ``name``; ``refine``: refinement rounds
+    (default: the mode's)."""
     s = sizes()
     label = (f"tuning on {name}" if name else "tuning") if progress else None
     runs = PoolRuns(X, y, n_runs or s.pool_tune_runs, seed, progress=label)
-    tuned = tune_pool_learners(runs, n_grid or s.pool_grid)
+    tuned = tune_pool_learners(
+        runs, n_grid or s.pool_grid, refine=s.refine if refine is None else refine
+    )
     runs.close()
     frames = []
     for learner, t in tuned.items():

@@ -481,11 +481,14 @@ def _noise_cell(seed, delta, n_runs):
     return {"rate": useless_test_rate(seed, delta, n_runs)}
 
 
-def noise_table(deltas=(0.01, 0.05, 0.13, 0.2), seeds=range(3), n_runs=60, progress=True):
+def noise_table(
+    deltas=(0.01, 0.05, 0.13, 0.2), seeds=range(3), n_runs=60, progress=True, backend=None
+):
     """BOCT on pure-noise labels (breast cancer's rows, a fresh draw of coin-flip labels per
     seed): the share of runs that install a (necessarily useless) test, per delta, with its
     mean over seeds, a 95 % t-interval, and 3 delta, the bound the paper gives for one test.
-    Seeds run side by side through :func:`workbench.sweep.apply`."""
+    Seeds run side by side through :func:`workbench.sweep.apply` (``backend="serial"``: in this
+    process, cheaper for a few short cells than starting worker processes)."""
     import pandas as pd
 
     from ... import sweep
@@ -494,6 +497,7 @@ def noise_table(deltas=(0.01, 0.05, 0.13, 0.2), seeds=range(3), n_runs=60, progr
         _noise_cell,
         list(seeds),
         [{"delta": float(d), "n_runs": int(n_runs)} for d in deltas],
+        backend=backend,
         progress={"desc": "pure-noise runs", "unit": "task"} if progress is True else progress,
     )
     df["delta"] = [float(__import__("json").loads(k)["delta"]) for k in df.kwargs]
