@@ -208,11 +208,14 @@ def _ship_mathjax(source: Path) -> bool:
 
 
 def _public_modules(package: str) -> list[str]:
-    """``package``'s modules and subpackages whose names do not start with ``_``."""
+    """``package``'s modules and subpackages whose names do not start with ``_``; a module
+    (``workbench.claims``) is its own page."""
     import importlib
     import pkgutil
 
     pkg = importlib.import_module(package)
+    if not hasattr(pkg, "__path__"):
+        return [package]
     names = [
         m.name
         for m in pkgutil.walk_packages(pkg.__path__, package + ".")
