@@ -208,12 +208,13 @@ def _ship_mathjax(source: Path) -> bool:
 
 
 def _public_modules(package: str) -> list[str]:
-    """``package``'s modules and subpackages whose names do not start with ``_``."""
+    """``package``'s modules and subpackages whose names do not start with ``_``; a module
+    (``workbench.claims``) is its own page."""
     import importlib
     import pkgutil
 
     pkg = importlib.import_module(package)
-    if not hasattr(pkg, "__path__"):  # a module, not a package (workbench.claims)
+    if not hasattr(pkg, "__path__"):
         return [package]
     names = [
         m.name
