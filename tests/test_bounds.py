@@ -687,3 +687,10 @@ def test_ddm_degenerate_minimum():
     assert (r.first_drift == 30).all()
     r = mc.ddm_false_alarms(0.0, 200, trials=100, seed=1600, strict=True)
     assert (r.first_drift == 0).all()
+
+
+def test_the_trees_hoeffding_epsilon_is_hoeffdings_bound_in_moas_order():
+    """hoeffding_moa_nb (what the tree engine uses) against the closed form written another way."""
+    for m, delta, R in [(200, 1e-7, 1.0), (1_000, 0.05, math.log2(5)), (37.5, 0.3, 0.5)]:
+        expected = R * math.sqrt(math.log(1.0 / delta) / (2.0 * m))
+        assert math.isclose(B.hoeffding_moa_nb(m, delta, R), expected, rel_tol=1e-14)

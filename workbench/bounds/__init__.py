@@ -94,7 +94,7 @@ from .ctree import (
     leaf_consistency_nb,
 )
 from .ddm import ddm_levels, ddm_levels_nb
-from .hoeffding import hoeffding, hoeffding_nb
+from .hoeffding import hoeffding, hoeffding_moa_nb, hoeffding_nb
 from .mcdiarmid import mcdiarmid_entropy, mcdiarmid_entropy_nb
 
 __all__ = [
@@ -112,6 +112,7 @@ __all__ = [
     "ddm_levels",
     "heterogeneity",
     # numba scalar cores
+    "hoeffding_moa_nb",
     "hoeffding_nb",
     "mcdiarmid_entropy_nb",
     "entropy_nb",

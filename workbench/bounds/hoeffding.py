@@ -6,6 +6,8 @@ Hoeffding tree of 003, EFDT / HATT of 004).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -16,6 +18,14 @@ from ._checks import _finish, _open_unit, _positive
 def hoeffding_nb(m, delta, R):
     """Scalar core of :func:`hoeffding`."""
     return R * np.sqrt(np.log(1.0 / delta) / (2.0 * m))
+
+
+@njit(cache=True)
+def hoeffding_moa_nb(m, delta, R):
+    """Hoeffding's epsilon in MOA's order of operations, sqrt(R^2 ln(1/delta) / (2 m)): the same
+    value as :func:`hoeffding_nb` to rounding, and the one a tree uses (a split decided on the
+    last bit then falls where MOA's falls)."""
+    return math.sqrt(((R * R) * math.log(1.0 / delta)) / (2.0 * m))
 
 
 def hoeffding(m, delta, R=1.0):

@@ -9,11 +9,11 @@ impurity is computed in :func:`workbench.core.criteria.user_impurity`.
 
 from __future__ import annotations
 
-import math
 
 from numba import njit
 
 from .._functions import bound_at, schedule_at
+from ..bounds import hoeffding_moa_nb
 from .params import (
     BOUND_USER,
     BOUND_USER_SCHEDULE,
@@ -50,7 +50,7 @@ def user_epsilon(T, C, node, n, R):
             n, delta, R, n_classes, T.depth[node], t, C.nom_index.shape[0]
         )
     else:  # Hoeffding's, with a user criterion's R (the other bounds do not read R)
-        return math.sqrt(((R * R) * math.log(1.0 / delta)) / (2.0 * n))
+        return hoeffding_moa_nb(n, delta, R)
     if not eps >= 0.0:
         raise ValueError("workbench: a user bound returned NaN or a negative epsilon")
     return eps

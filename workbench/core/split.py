@@ -35,6 +35,7 @@ from ..bounds import (
     BOUND_KEARNS_MANSOUR,
     ctree_epsilon_nb,
     ctree_practical_nb,
+    hoeffding_moa_nb,
     mcdiarmid_entropy_nb,
 )
 from .analytic import normal_table, slot_cut
@@ -174,7 +175,7 @@ def split_epsilon(T, C, node, n):
     if bound == BOUND_CTREE_PRACTICAL:
         return ctree_practical_nb(n, T.depth[node], t, d, C.params[P_C])
     R = node_range(T, C, node)
-    return math.sqrt(((R * R) * math.log(1.0 / delta)) / (2.0 * n))
+    return hoeffding_moa_nb(n, delta, R)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
