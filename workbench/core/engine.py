@@ -20,7 +20,7 @@ from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (attempt_split, count_margin_below, detect_drift, due_for_split, frugal_label,
+from .steps import (N_ACC, attempt_split, count_margin_below, detect_drift, due_for_split, frugal_label,
                     frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
                     prune_and_refill,
                     query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
@@ -118,9 +118,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     grace = C.params[P_GRACE]
     reeval_period = int(C.params[P_REEVAL])
     reeval_clock = int(C.params[P_REEVAL_CLOCK])
-    has_nominal = nom_card.shape[0] > 0
     out = np.empty(K)
     buf = np.empty(K)
+    acc = np.empty((N_ACC, K))
     merits = np.empty(d)
     cuts = np.empty(d)
     post = np.empty((max(branch, 2), K))
@@ -162,9 +162,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 counters[C_SEEN] = n_seen
                 counters[C_QUERIED] = n_queried
             return i     # no room for a split or a new statistics slot: grow first
-        # ---- route
-        leaf, _depth = route_inline(kind, feature, threshold, children, n_children,
-                                    class_counts, root, X, i, False, None)
+        # ---- route (as a prediction when the row is predicted; ``forked``: learning would
+        # take a known nominal code's own, still empty branch there, see below)
+        leaf, _depth, forked = route_inline(kind, feature, threshold, children, n_children,
+                                            class_counts, root, X, i, learn and not predicting,
+                                            None)
         # ---- predict (and score the predictors where the row is learned)
         p = 0
         mc_pred = 0
@@ -173,13 +175,13 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         uncertain = False
         if predicting:
             # one copy of the predictor in the loop (compile time): a second pass only when
-            # learning routes an unseen nominal code to its own, still empty branch, whose
+            # learning routes a nominal code to its own, still empty branch (``forked``), whose
             # predictors are the ones scored
             for rep in range(2):
                 p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf)
+                    need_probs and rep == 0, out, buf, acc)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
@@ -193,18 +195,15 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if want_proba:
                         for k in range(K):
                             proba[i, k] = out[k]
-                if not (learn and has_nominal):
+                if not (learn and forked):
                     break
-                leaf_l, _depth = route(kind, feature, threshold, children, n_children,
-                                       class_counts, root, X, i, True, None)
+                leaf_l, _depth, _forked = route(kind, feature, threshold, children,
+                                                n_children, class_counts, root, X, i, True, None)
                 if leaf_l == leaf:
                     break
                 leaf = leaf_l
         if not learn:
             continue
-        if has_nominal and not predicting:
-            leaf, _depth = route(kind, feature, threshold, children, n_children, class_counts,
-                                 root, X, i, True, None)
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
         labelled = True
         if control is not None:
@@ -222,8 +221,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min,
                                     ddm_strict):
                         reset_tree(T, root)
-                        leaf, _depth = route(kind, feature, threshold, children, n_children,
-                                             class_counts, root, X, i, True, None)
+                        leaf, _depth, _forked = route(kind, feature, threshold, children,
+                                                      n_children, class_counts, root, X, i, True,
+                                                      None)
                         mc_pred = -1
                         nb_pred = -1
         # ---- learn: along the path (HATT), then at the leaf.  (An unasked row skips the
@@ -233,7 +233,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             c = y[i]
             meta[M_T] += 1
             if path is not None:   # (pruned by numba for leaf-only learners)
-                _leaf, length = route(kind, feature, threshold, children, n_children,
+                _leaf, length, _forked = route(kind, feature, threshold, children, n_children,
                                       class_counts, root, X, i, True, path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
                                  nom_nv, g_w, g_mean, g_m2, g_min, g_max, X, i, c)

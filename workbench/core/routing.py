@@ -28,7 +28,8 @@ from .state import M_ROOT, NOMINAL_BINARY, NUMERIC
 @njit(cache=True)
 def walk(T, X, i, learning, path):
     """Leaf reached by row ``i`` of ``X`` from the root (rows, not views: a view per instance
-    costs reference counting), and the number of nodes on the way.
+    costs reference counting), and the number of nodes on the way (and :func:`route`'s
+    ``forked``).
 
     If ``path`` has room, the nodes visited (root first, leaf last) are written into it
     (``explain_one``); an empty ``path`` records nothing.  The stream kernel calls :func:`route`
@@ -55,8 +56,13 @@ def _route(
     """:func:`walk` from ``node`` over the node arrays themselves: the kernels' per-instance loop
     calls this, since a call that takes ``T`` makes numba count references to all its arrays.
     The kernels pass ``path=None``: numba then compiles a variant without the recording, which
-    would otherwise cost a reference count on ``path`` at every call."""
+    would otherwise cost a reference count on ``path`` at every call.
+
+    Returns (leaf, nodes on the way, forked): ``forked`` is True when a prediction route
+    (``learning`` False) passed a known code whose own branch is still empty, where learning
+    would have gone down that branch instead; only then does a learner need a second route."""
     depth = 0
+    forked = False
     while kind[node] > 0:
         if path is not None:
             if depth < path.shape[0]:
@@ -83,6 +89,8 @@ def _route(
                                 w += class_counts[c, k]
                             if w > 0.0:
                                 b = v
+                            else:
+                                forked = True
         if b < 0:  # missing value or unseen code: the branch most training weight took
             best_w = -1.0
             b = 0
@@ -100,7 +108,7 @@ def _route(
     if path is not None:
         if depth < path.shape[0]:
             path[depth] = node
-    return node, depth + 1
+    return node, depth + 1, forked
 
 
 route = njit(cache=True, no_cpython_wrapper=True)(_route)

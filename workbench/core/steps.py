@@ -229,17 +229,61 @@ def moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf):
     return p, nb
 
 
+# rows of the scratch ``acc`` [N_ACC, K] of :func:`nb_nominal_sums`: per class, the product of
+# its nominal likelihoods (kept in [1e-50, 1], its logarithm's rest in the second row), and 1.0
+# once a nominal feature puts the class out
+ACC_PN = 0
+ACC_LPN = 1
+ACC_DEAD = 2
+N_ACC = 3
+
+
+@inline
+def nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X, i, acc):
+    """Every class's product of nominal likelihoods ``(n_vk + 1) / (n_k + V_k)`` for row i at
+    statistics slot s, into ``acc``.  Feature by feature, and for each feature class by class:
+    the row's code is read once, and a feature's counts of all classes lie side by side in
+    memory.  Each class still takes its factors in feature order, up to the first feature it
+    never showed (it is then out), so its product is, to the bit, that of taking the classes
+    one at a time."""
+    K = class_counts.shape[1]
+    for k in range(K):
+        acc[ACC_PN, k] = 1.0
+        acc[ACC_LPN, k] = 0.0
+        acc[ACC_DEAD, k] = 0.0
+    for j in range(X.shape[1]):
+        m = nom_index[j]
+        xj = X[i, j]
+        if m < 0 or math.isnan(xj):
+            continue
+        v = int(xj)
+        known = 0 <= v < nom_card[m] and v == xj
+        for k in range(K):
+            nk = nom_w[s, m, k]
+            if nk <= 0.0:
+                acc[ACC_DEAD, k] = 1.0
+            elif acc[ACC_DEAD, k] == 0.0:
+                c = nom[s, m, v, k] if known else 0.0
+                pn = acc[ACC_PN, k] * ((c + 1.0) / (nk + nom_nv[s, m, k]))
+                if pn < 1e-50:
+                    acc[ACC_LPN, k] += math.log(pn)
+                    pn = 1.0
+                acc[ACC_PN, k] = pn
+    release(class_counts.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
+            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
+
+
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf):
+                 out, buf, acc):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
     leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
     computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
-    ``out`` (``buf`` is scratch).  (The counts are for 003's Frugal step; where the loop does
-    not use them numba drops their computation.)"""
+    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch).  (The counts are for 003's Frugal
+    step; where the loop does not use them numba drops their computation.)"""
     K = class_counts.shape[1]
-    d = X.shape[1]
+    has_nominal = nom_card.shape[0] > 0
     total = 0.0
     first = -1.0
     second = -1.0
@@ -270,42 +314,37 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         edge = False   # a Gaussian factor near the bottom of the double range
         nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
+        if s >= 0 and has_nominal:
+            nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
+                            i, acc)
         for k in range(K):
             ck = class_counts[leaf, k]
             logv = -np.inf
             if ck > 0.0 and s < 0:
                 logv = math.log(ck / total)
             elif ck > 0.0:
+                # the Gaussian factors, feature by feature up to the first that puts the class
+                # out.  (A class a nominal feature put out still sums them all: only its quad
+                # is read then, for the test below, and a quad summed past the nominal feature
+                # only calls gauss_extremes, which stops there, more often.)
                 quad = 0.0
                 piv = 1.0   # product of 1/variance, renormalised into lpiv
                 lpiv = 0.0
-                pn = 1.0    # product of nominal likelihoods, into lpn
-                lpn = 0.0
                 n_gauss = 0
                 dead = False
-                for j in range(d):
+                for j in range(X.shape[1]):
                     xj = X[i, j]
-                    if dead or math.isnan(xj):
+                    if dead or nom_index[j] >= 0 or math.isnan(xj):
                         continue
-                    m = nom_index[j]
-                    if m >= 0:
-                        nk = nom_w[s, m, k]
-                        if nk <= 0.0:
-                            dead = True
-                        else:
-                            card = nom_card[m]
-                            v = int(xj)
-                            c = 0.0
-                            if 0 <= v < card and v == xj:
-                                c = nom[s, m, v, k]
-                            pn *= (c + 1.0) / (nk + nom_nv[s, m, k])
-                            if pn < 1e-50:
-                                lpn += math.log(pn)
-                                pn = 1.0
-                    else:
-                        quad, piv, lpiv, n_gauss, dead = gauss_term(
-                            g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
-                            n_gauss, True)
+                    quad, piv, lpiv, n_gauss, dead = gauss_term(
+                        g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
+                        n_gauss, True)
+                pn = 1.0
+                lpn = 0.0
+                if has_nominal:
+                    pn = acc[ACC_PN, k]
+                    lpn = acc[ACC_LPN, k]
+                    dead = dead or acc[ACC_DEAD, k] > 0.0
                 if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
                     out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X,
                                                    i, k)
@@ -344,7 +383,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0])
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0])
     return p, mc_pred, nb_pred, first, second, total, near
 
 
@@ -540,7 +579,7 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
     T.nb_correct[node] = 0.0
     learned = 0
     for i in range(n_mem):
-        leaf, _depth = route(T.kind, T.feature, T.threshold, T.children, T.n_children,
+        leaf, _depth, _forked = route(T.kind, T.feature, T.threshold, T.children, T.n_children,
                              T.class_counts, root, X_mem, i, True, None)
         if leaf != node:
             continue

@@ -1157,7 +1157,7 @@ class BaseTree(ClassifierAPI):
         T = self._state
         ex = Explanation()
         path = np.full(self.depth + 2, -1, np.int64)
-        node, length = walk(T, X, 0, False, path)
+        node, length, _forked = walk(T, X, 0, False, path)
         for i in range(length - 1):
             u, child = int(path[i]), int(path[i + 1])
             b = int(np.flatnonzero(T.children[u] == child)[0])
