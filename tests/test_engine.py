@@ -6,14 +6,16 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy import stats
 
 from workbench import evaluate, streams
-from workbench.core import engine, rules, split as sp, state as st
+from workbench.core import engine, rules, split as sp, state as st, steps
 from workbench._numbers import compared
 from workbench.core.criteria import merit as criterion_merit
 from workbench.core.params import (
     CRIT_INFO_GAIN,
+    LEAF_NB,
     RULE_BEST_VS_CURRENT,
     RULE_CREDIBLE,
     RULE_CREDIBLE_TEXT,
@@ -447,3 +449,110 @@ def test_laplace_leaf_probabilities():
     # its predictions are the majority class's
     mc = HoeffdingTree(21, 3, leaf_prediction="mc").partial_fit(X, y)
     assert np.array_equal(model.predict(X), mc.predict(X))
+
+
+# ---- naive Bayes over nominal features from sums of ln n (steps.nb_nominal_argmax) ----------
+
+
+@njit(cache=False)
+def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, exact_near):
+    """For each row: the shortcut's answer at its leaf, and the exact path's (the kernel's own
+    leaf_predict with a one-entry table, which never takes the shortcut)."""
+    K = T.class_counts.shape[1]
+    out = np.empty(K)
+    buf = np.empty(K)
+    acc = np.empty((steps.N_ACC, K))
+    no_table = log_int[:1]
+    for i in range(X.shape[0]):
+        leaf = leaves[i]
+        total = 0.0
+        for k in range(K):
+            total += T.class_counts[leaf, k]
+        ok, c = steps.nb_nominal_argmax(
+            T.class_counts,
+            T.nom,
+            T.nom_w,
+            T.nom_nv,
+            C.nom_index,
+            C.nom_card,
+            leaf,
+            T.stats_slot[leaf],
+            total,
+            X,
+            i,
+            acc,
+            log_int,
+        )
+        fast_ok[i] = ok
+        fast_cls[i] = c
+        r = steps.leaf_predict(
+            T.class_counts,
+            T.stats_slot,
+            T.mc_correct,
+            T.nb_correct,
+            T.g_w,
+            T.g_mean,
+            T.g_m2,
+            T.nom,
+            T.nom_w,
+            T.nom_nv,
+            C.nom_index,
+            C.nom_card,
+            leaf,
+            X,
+            i,
+            LEAF_NB,
+            0.0,
+            False,
+            out,
+            buf,
+            acc,
+            no_table,
+        )
+        exact_cls[i] = r[2]
+        exact_near[i] = r[6]
+
+
+def _nb_compare(model, X, log_int):
+    leaves = np.empty(len(X), np.int64)
+    engine.apply_batch(model.tree, X, leaves)
+    fast_ok = np.zeros(len(X), np.bool_)
+    fast_cls, exact_cls = np.zeros(len(X), np.int64), np.zeros(len(X), np.int64)
+    exact_near = np.zeros(len(X), np.bool_)
+    _nb_fast_and_exact(
+        model.tree, model._config, X, leaves, log_int, fast_ok, fast_cls, exact_cls, exact_near
+    )
+    return fast_ok, fast_cls, exact_cls, exact_near
+
+
+def test_nominal_naive_bayes_shortcut_decides_as_the_exact_path():
+    # 5 classes on 5 nominal features of 5 values (004's family), a tree of a few leaves of
+    # thousands of rows: every row the shortcut decides, the exact path decides the same and
+    # finds no tie to settle
+    X, y, info = streams.random_tree(
+        30_000, seed=3, n_classes=5, n_nominal=5, n_numeric=0, return_info=True
+    )
+    model = HoeffdingTree(5, 5, nominal_features=info.nominal_features, leaf_prediction="nb")
+    model.fit(X[:20_000], y[:20_000])
+    assert model.n_leaves >= 5
+    ok, fast, exact, near = _nb_compare(model, X[20_000:], steps.LOG_INT)
+    assert ok.mean() > 0.95
+    assert np.array_equal(fast[ok], exact[ok]) and not near[ok].any()
+    # the check can fail: with ln n off by 1e-3 the shortcut no longer agrees everywhere
+    noisy = steps.LOG_INT + np.random.default_rng(0).uniform(-1e-3, 1e-3, steps.N_LOG_INT)
+    ok2, fast2, exact2, _ = _nb_compare(model, X[20_000:], noisy)
+    assert not np.array_equal(fast2[ok2], exact2[ok2])
+
+
+def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
+    # test-then-train on a nominal stream whose leaves outgrow a short table: the same
+    # predictions with the table, with a short one, and with none (the exact path everywhere)
+    X, y, info = streams.random_tree(
+        40_000, seed=4, n_classes=4, n_nominal=5, n_numeric=0, return_info=True
+    )
+    preds = []
+    for n in (steps.N_LOG_INT, 2_000, 1):
+        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
+        model = HoeffdingTree(5, 4, nominal_features=info.nominal_features)
+        preds.append(evaluate.prequential(model, X, y).predictions)
+    assert np.array_equal(preds[0], preds[2]) and np.array_equal(preds[1], preds[2])

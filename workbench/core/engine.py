@@ -20,7 +20,8 @@ from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (N_ACC, attempt_split, count_margin_below, detect_drift, due_for_split, frugal_label,
+from .steps import (LOG_INT, N_ACC, attempt_split, count_margin_below, detect_drift,
+                    due_for_split, frugal_label,
                     frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
                     prune_and_refill,
                     query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
@@ -50,7 +51,7 @@ def init_root(T):
 
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
-               rng, ddm, counters, queried, path, tree, counts):
+               rng, ddm, counters, queried, path, tree, counts, log_int):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -77,6 +78,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     counts  None: a leaf's grace period counts its weight (MOA's Hoeffding tree; numba
             compiles this variant without a count), or ``T.n_learned``: it counts the
             instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
+    log_int ``steps.LOG_INT``, the natural logarithms of the integers naive Bayes over nominal
+            features sums where its counts allow (``steps.nb_nominal_argmax``)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -181,7 +184,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc)
+                    need_probs and rep == 0, out, buf, acc, log_int)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
@@ -304,7 +307,7 @@ def strategy_rng(C, strategy):
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
     return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree, _counts(T, C))
+                      _path(T, C), tree, _counts(T, C), LOG_INT)
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -315,17 +318,17 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree, _counts(T, C))
+                      _path(T, C), tree, _counts(T, C), LOG_INT)
 
 
 def predict(T, C, X, pred, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree, None)
+               tree, None, LOG_INT)
 
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree, None)
+               tree, None, LOG_INT)
 
 
 @njit(cache=True)

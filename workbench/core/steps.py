@@ -273,17 +273,97 @@ def nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf,
             nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
 
 
+# ln n for the integers n < N_LOG_INT (1 MiB): naive Bayes over nominal features on whole counts
+# is a sum of these (:func:`nb_nominal_argmax`).  The kernel gets it as an argument (numba would
+# not cache a kernel holding so large a constant); ln 0 is -inf.
+N_LOG_INT = 1 << 17
+with np.errstate(divide="ignore"):
+    LOG_INT = np.log(np.arange(N_LOG_INT, dtype=np.float64))
+# how far such a sum may lie from the log-score the exact path computes: each of its ~2d + 2
+# terms and the exact path's products and logarithm are within a few units in the last place
+# of numbers below ln N_LOG_INT = 11.8, so the two agree to about 1e-13; 1e-9 is far beyond it
+NB_SUM_SLACK = 1e-9
+
+
+@inline
+def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, total, X,
+                      i, acc, log_int):
+    """Naive Bayes' class at a leaf where every feature is nominal, without a division or a
+    logarithm, where it can be told apart: returns (True, class) or (False, 0).
+
+    With the leaf's counts whole and below the length of ``log_int`` (``LOG_INT``), a class's
+    log-score ln(n_k / n) + sum_j ln((n_vk + 1) / (n_k + V_k)) is a sum of its entries, within
+    ``NB_SUM_SLACK`` of
+    the score :func:`leaf_predict` computes exactly.  Where the two best sums are further apart
+    than twice that plus the exact path's tie test, and no sum lies near its underflow test,
+    the exact path would make the same decision, and it is not run: (True, its class).
+    Otherwise (a count not whole or too large, classes too close, every class out): (False, 0),
+    and the exact path decides.  Feature by feature as :func:`nb_nominal_sums`."""
+    K = class_counts.shape[1]
+    n_log = log_int.shape[0]
+    ok = total < n_log and total == int(total)
+    if ok:
+        log_total = log_int[int(total)]
+        for k in range(K):
+            ck = class_counts[leaf, k]
+            ok = ok and ck == int(ck)   # (ck <= total)
+            acc[ACC_PN, k] = log_int[int(ck)] - log_total
+            acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
+    for j in range(X.shape[1] if ok else 0):
+        xj = X[i, j]
+        if math.isnan(xj):
+            continue
+        m = nom_index[j]
+        v = int(xj)
+        known = 0 <= v < nom_card[m] and v == xj
+        for k in range(K):
+            nk = nom_w[s, m, k]
+            if nk <= 0.0:
+                acc[ACC_DEAD, k] = 1.0
+                continue
+            # whole numbers: the nominal counts are sums of ones (:func:`observe`); and
+            # n_vk + 1 <= n_k + V_k
+            den = int(nk + nom_nv[s, m, k])
+            if den < n_log:
+                acc[ACC_PN, k] += log_int[int(nom[s, m, v, k]) + 1 if known else 1] \
+                    - log_int[den]
+            else:
+                ok = False
+    top = -np.inf
+    second = -np.inf
+    lowest = np.inf
+    best = -1
+    for k in range(K if ok else 0):
+        if acc[ACC_DEAD, k] > 0.0:
+            continue
+        a = acc[ACC_PN, k]
+        if a > top:
+            best = k
+        second = max(second, min(top, a))
+        top = max(top, a)
+        lowest = min(lowest, a)
+    # the exact path's tests, each with room for both sums' errors: a tie within rounding
+    # (top - second <= 1e-9 (1 + |top|)) and a score below -700
+    ok = ok and best >= 0 and lowest >= -700.0 + NB_SUM_SLACK and \
+        top - second - 2.0 * NB_SUM_SLACK > 1e-9 * (1.0 + abs(top) + NB_SUM_SLACK)
+    release(class_counts.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
+            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0] + log_int.shape[0])
+    return ok, best if ok else 0
+
+
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc):
+                 out, buf, acc, log_int):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
     leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
     computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
-    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch).  (The counts are for 003's Frugal
-    step; where the loop does not use them numba drops their computation.)"""
+    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``).
+    (The counts are for 003's Frugal step; where the loop does not use them numba drops their
+    computation.)"""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
+    all_nominal = nom_card.shape[0] == X.shape[1]
     total = 0.0
     first = -1.0
     second = -1.0
@@ -314,10 +394,14 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         edge = False   # a Gaussian factor near the bottom of the double range
         nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
-        if s >= 0 and has_nominal:
+        settled = False   # decided from sums of logarithms of counts (nb_nominal_argmax)
+        if s >= 0 and all_nominal and not need_probs:
+            settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
+                                                 nom_card, leaf, s, total, X, i, acc, log_int)
+        if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
-        for k in range(K):
+        for k in range(0 if settled else K):
             ck = class_counts[leaf, k]
             logv = -np.inf
             if ck > 0.0 and s < 0:
@@ -366,8 +450,8 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         # largest scores are within rounding of each other, or a score is near the bottom of
         # the double range, where MOA's product or one of its factors exp(-z^2 / 2) underflows
         # (a leaf without statistics compares its counts' shares, as MOA: nothing to settle)
-        near = s >= 0 and (top - runner_up <= 1e-9 * (1.0 + abs(top)) or lowest < -700.0 or
-                           edge)
+        near = s >= 0 and not settled and (
+            top - runner_up <= 1e-9 * (1.0 + abs(top)) or lowest < -700.0 or edge)
         if mode == LEAF_NB or (mode == LEAF_NBA and mc_correct[leaf] <= nb_correct[leaf]):
             p = nb_pred
             if need_probs and top > -np.inf:   # the exponentials only when asked for
@@ -383,7 +467,8 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0])
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
+            log_int.shape[0])
     return p, mc_pred, nb_pred, first, second, total, near
 
 
