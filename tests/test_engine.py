@@ -508,7 +508,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             buf,
             acc,
             no_table,
-            True,
         )
         exact_cls[i] = r[2]
         exact_near[i] = r[6]

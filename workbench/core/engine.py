@@ -22,7 +22,7 @@ from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate,
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (LOG_INT, N_ACC, attempt_split, count_margin_below, detect_drift,
                     due_for_split, frugal_label,
-                    frugal_limits, leaf_predict, learn_along_path, nb_settle, observe,
+                    frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
                     prune_and_refill,
                     query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
                     score_predictors)
@@ -184,10 +184,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 p_rep, mc_pred, nb_pred, n_1, n_2, n_leaf, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc, log_int, False)
-                if near:   # naive Bayes within rounding of a tie or of underflow: as MOA
-                    p_rep, nb_pred = nb_settle(T, C, leaf, X, i, mode, nb_threshold,
-                                               need_probs and rep == 0, out, buf, acc, log_int)
+                    need_probs and rep == 0, out, buf, acc, log_int)
+                if near:   # naive Bayes within rounding of a tie: as MOA computes it
+                    p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
+                                                    need_probs and rep == 0, out, buf)
                 if rep == 0:   # the predicting leaf
                     p = p_rep
                     if rng is None:   # 003's Frugal on count leaves: the margin test

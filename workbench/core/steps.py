@@ -192,23 +192,6 @@ def gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nb_settle(T, C, leaf, X, i, mode, nb_threshold, need_probs, out, buf, acc, log_int):
-    """Naive Bayes at ``leaf`` for a row where :func:`leaf_predict` (without ``extremes``)
-    asked for settling: that prediction again with the extreme Gaussian factors checked, and
-    where naive Bayes is then still near a tie or the bottom of the double range, MOA's own
-    products (:func:`moa_nb_resolve`).  Returns (the prediction, naive Bayes' class), with the
-    probabilities in ``out`` as :func:`leaf_predict` gives them.  Off the fast path: the loop
-    calls it for such rows only."""
-    p, mc_pred, nb_pred, _first, _second, _total, near = leaf_predict(
-        T.class_counts, T.stats_slot, T.mc_correct, T.nb_correct, T.g_w, T.g_mean, T.g_m2,
-        T.nom, T.nom_w, T.nom_nv, C.nom_index, C.nom_card, leaf, X, i, mode, nb_threshold,
-        need_probs, out, buf, acc, log_int, True)
-    if near:
-        p, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf)
-    return p, nb_pred
-
-
-@njit(cache=True, no_cpython_wrapper=True)
 def moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf):
     """Naive Bayes at ``leaf`` for row i as MOA computes it (:func:`moa_nb_vote` for every
     class), for a row where :func:`leaf_predict` found two classes within rounding of each
@@ -371,19 +354,13 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, log_int, extremes):
+                 out, buf, acc, log_int):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
-    leaf's two largest counts and their total, and whether naive Bayes must be settled by
-    :func:`nb_settle`); with ``need_probs`` the class probabilities go to
+    leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
+    computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
     ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``).
     (The counts are for 003's Frugal step; where the loop does not use them numba drops their
-    computation.)
-
-    ``extremes`` (a constant of the caller) False: a class whose squared z-scores sum beyond
-    ``EXP_EDGE_Z2`` only asks for settling, and the loop holds no call to
-    :func:`gauss_extremes` (with the call to :func:`moa_nb_resolve` beside it, the two cost
-    the loop 10% on SEA: measured); :func:`nb_settle` runs this function again with True,
-    which checks those classes as MOA's products would see them."""
+    computation.)"""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
     all_nominal = nom_card.shape[0] == X.shape[1]
@@ -453,13 +430,10 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
                     lpn = acc[ACC_LPN, k]
                     dead = dead or acc[ACC_DEAD, k] > 0.0
                 if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
-                    if extremes:
-                        out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s,
-                                                       X, i, k)
-                        dead = dead or out_k
-                        edge = edge or edge_k
-                    else:   # the caller runs this leaf_predict again with extremes (nb_settle)
-                        edge = True
+                    out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X,
+                                                   i, k)
+                    dead = dead or out_k
+                    edge = edge or edge_k
                 if not dead:
                     # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
                     # factors kept in [1e-50, 1e50]
