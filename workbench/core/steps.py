@@ -159,14 +159,18 @@ EXP_ZERO_Z2 = 1490.4
 EXP_EDGE_Z2 = 1400.0
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@inline
 def gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k):
     """(out, edge) of class k's naive-Bayes score for row i at statistics slot s, for a row
     whose squared z-scores sum beyond ``EXP_EDGE_Z2`` (:func:`leaf_predict` calls it then only:
     every single one is below that sum).  MOA's factor exp(-z^2 / 2) is 0.0 in double precision
     beyond z^2 = ``EXP_ZERO_Z2`` (the class is then out) and subnormal from about 1416
     (``edge``: MOA's products must decide, :func:`moa_nb_resolve`).  The features are taken
-    in order, with :func:`gauss_term`'s sums, up to the first that puts the class out."""
+    in order, with :func:`gauss_term`'s sums, up to the first that puts the class out.
+
+    A step (numba writes it into the rare branch that needs it): as a call, it and the call to
+    :func:`moa_nb_resolve` were two call sites in the loop, and with both SEA ran 10% slower
+    (measured); scanning for the extreme factors in the loop itself cost as much."""
     quad = 0.0
     piv = 1.0
     lpiv = 0.0
