@@ -53,6 +53,15 @@ def trees() -> None:
         Xn,
         yn,
     )
+    # every feature nominal (004's RandomTree family): the loop's variant whose naive Bayes may
+    # decide from sums of logarithms (workbench.core.steps.nb_nominal_argmax)
+    Xa, ya, nominal = streams.random_tree(
+        600, seed=1, n_classes=5, n_nominal=5, n_numeric=0, return_info=True
+    )
+    for cls in (learners.HoeffdingTree, learners.EFDT):
+        model = cls(5, 5, grace_period=50, nominal_features=nominal.nominal_features)
+        evaluate.prequential(model, Xa, ya)
+        model.predict(Xa[:10])
     Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)

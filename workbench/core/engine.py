@@ -79,7 +79,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             compiles this variant without a count), or ``T.n_learned``: it counts the
             instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
     log_int ``steps.LOG_INT``, the natural logarithms of the integers naive Bayes over nominal
-            features sums where its counts allow (``steps.nb_nominal_argmax``)
+            features sums where its counts allow (``steps.nb_nominal_argmax``), for a tree
+            whose features are all nominal; None otherwise (numba then compiles the variant
+            without that shortcut: :func:`_log_table`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -286,6 +288,12 @@ def _path(T, C):
     return None
 
 
+def _log_table(C):
+    """The ``log_int`` argument of :func:`run_stream`: ``LOG_INT`` where every feature is
+    nominal (naive Bayes may then decide from sums of its entries), else None."""
+    return LOG_INT if C.nom_card.shape[0] == C.nom_index.shape[0] > 0 else None
+
+
 def _counts(T, C):
     """The instance counts of a grace period that counts instances (``GRACE_COUNT``), or None:
     numba then compiles the variant that compares weights."""
@@ -307,7 +315,7 @@ def strategy_rng(C, strategy):
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
     return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree, _counts(T, C), LOG_INT)
+                      _path(T, C), tree, _counts(T, C), _log_table(C))
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -318,17 +326,17 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree, _counts(T, C), LOG_INT)
+                      _path(T, C), tree, _counts(T, C), _log_table(C))
 
 
 def predict(T, C, X, pred, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree, None, LOG_INT)
+               tree, None, _log_table(C))
 
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree, None, LOG_INT)
+               tree, None, _log_table(C))
 
 
 @njit(cache=True)

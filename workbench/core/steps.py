@@ -362,12 +362,12 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
     leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
     computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
-    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``).
+    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``
+    where every feature is nominal, else None: numba then compiles no shortcut).
     (The counts are for 003's Frugal step; where the loop does not use them numba drops their
     computation.)"""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
-    all_nominal = nom_card.shape[0] == X.shape[1]
     total = 0.0
     first = -1.0
     second = -1.0
@@ -399,7 +399,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
         settled = False   # decided from sums of logarithms of counts (nb_nominal_argmax)
-        if s >= 0 and all_nominal and not need_probs:
+        if log_int is not None and s >= 0 and not need_probs:
             settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
                                                  nom_card, leaf, s, total, X, i, acc, log_int)
         if s >= 0 and has_nominal and not settled:
@@ -468,11 +468,13 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             elif need_probs:   # NB gives every class 0: no class is more probable
                 for k in range(K):
                     out[k] = 1.0 / K
+    # (log_int's last use, as every array's, unconditional: see the module docstring; a None
+    # log_int prunes the second branch)
+    n_log = 0 if log_int is None else log_int.shape[0]
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
-            log_int.shape[0])
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] + n_log)
     return p, mc_pred, nb_pred, first, second, total, near
 
 
