@@ -14,7 +14,9 @@ from round to round (so that a change in the machine's load hits all alike).  Ke
 time of the calling thread (``time.thread_time``) and the best wall time, and each round's
 ratio to that round's HoeffdingTree run (a paired ratio: the two runs are seconds apart).
 
-"No measurable cost" is put to a test.  A control, a second HoeffdingTree(laplace) timed like the
+Target (issue 28): at most 1.05x on SEA, by the median paired ratio; the rule's per-row decision
+is accepted to cost a few percent.  The foundation's stricter "no measurable cost" is still put
+to a test, and reported.  A control, a second HoeffdingTree(laplace) timed like the
 others, gives the paired ratios of identical work; the Frugal tree's cost is measurable if its
 paired ratios lie above the control's by a one-sided Mann-Whitney U test at the 1% level
 (scipy).  The table gives both medians and their interquartile ranges.  What the control does
@@ -52,6 +54,7 @@ WARMUP_ROWS = 2_000
 KINDS = ("HoeffdingTree(laplace)", "HoeffdingTree(laplace), again", "FrugalHoeffdingTree(alpha=1)")
 #: significance level of the test "the Frugal tree's paired ratios lie above the control's"
 LEVEL = 0.01
+MAX_SEA_RATIO = 1.05
 
 
 def load(name: str, n: int | None):
@@ -88,7 +91,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=C.RESULTS / "frugal.md")
     args = ap.parse_args(argv)
     info_m = C.machine_info(with_java=False)
-    table, verdicts = [], []
+    table, verdicts, ratios = [], [], {}
     base, control, frugal = KINDS
     for name, (full_n, quick_n) in STREAMS.items():
         X, y, info = load(name, quick_n if args.quick else full_n)
@@ -110,6 +113,7 @@ def main(argv=None) -> int:
         p_value = mannwhitneyu(paired[frugal], paired[control], alternative="greater").pvalue
         excess = float(np.median(paired[frugal]) - np.median(paired[control]))
         verdicts.append((name, p_value, excess))
+        ratios[name] = float(np.median(paired[frugal]))
         base_c, base_w = min(cpu[base]), min(wall[base])
         for kind in KINDS:
             rc, rw = min(cpu[kind]) / base_c, min(wall[kind]) / base_w
@@ -126,8 +130,9 @@ def main(argv=None) -> int:
         if not same:
             raise SystemExit(f"{name}: the Frugal tree at alpha = 1 predicted differently")
     info_m["loadavg_end"] = C.loadavg()
-    measurable = [v for v in verdicts if v[1] < LEVEL]
-    verdict = "NOT met" if measurable else "met"
+    # issue 28: the rule's per-row decision costs 2-7% against the Hoeffding tree, accepted as
+    # its price; the target is the median paired ratio on SEA at most MAX_SEA_RATIO
+    verdict = "met" if ratios.get("sea", np.inf) <= MAX_SEA_RATIO else "NOT met"
     findings = "; ".join(
         f"{name}: {excess:+.3f} above the control, p = {p:.2g}" for name, p, excess in verdicts
     )
@@ -163,9 +168,11 @@ def main(argv=None) -> int:
             table,
         ),  # fmt: skip
         "",
-        "Target (the Frugal rule adds no measurable cost): the Frugal tree's paired ratios not "
-        f"above the control's (one-sided Mann-Whitney U at the {LEVEL:g} level): **{verdict}** "
-        f"({findings}).",
+        f"Target (issue 28): the Frugal tree at most {MAX_SEA_RATIO:g}x the Hoeffding tree on "
+        f"SEA (median paired CPU ratio): **{verdict}** (SEA {ratios.get('sea', np.nan):.3f}, "
+        f"Electricity {ratios.get('electricity', np.nan):.3f}). The cost measured against the control "
+        f"(one-sided Mann-Whitney U at the {LEVEL:g} level, the foundation's stricter target of "
+        f"no measurable cost, which issue 28 set aside as the rule's real price): {findings}.",
         "",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)

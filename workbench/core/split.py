@@ -118,30 +118,32 @@ REEVAL_REPLACE = 2  # another attribute won: the node splits on it, with new lea
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def class_len_now(T, node):
+def class_len_now(cls_len, class_counts, node):
     """Length of MOA's class-count vector at ``node`` now: the length it had when the node was
-    made (``cls_len``) or the highest class it has a count of, plus one."""
-    L = T.cls_len[node]
-    for k in range(T.class_counts.shape[1] - 1, L - 1, -1):
-        if T.class_counts[node, k] > 0.0:
+    made (``cls_len``) or the highest class it has a count of, plus one.  (It and
+    :func:`node_range` take the arrays they read, not the tree: a call that takes the tree costs
+    two atomic reference counts per array, and they run at every split attempt.)"""
+    L = cls_len[node]
+    for k in range(class_counts.shape[1] - 1, L - 1, -1):
+        if class_counts[node, k] > 0.0:
             return k + 1
     return L
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def node_range(T, C, node):
+def node_range(params, cls_len, class_counts, kind, node):
     """The range R of the node's merit in the Hoeffding bound.  Information gain:
     ``RANGE_CLASSES``: log2 K; ``RANGE_MOA`` (MOA's ``getRangeOfMerit``): log2 of the length of
     the node's class-count vector, at least 2, at a leaf now, at an inner node when it got its
     test (``classDistributionAtTimeOfCreation``); ``RANGE_CREATED`` (004's code): when the node
     was made, at leaves too.  Other criteria: :func:`workbench.core.criteria.merit_range`."""
-    crit = int(C.params[P_CRITERION])
-    policy = int(C.params[P_RANGE])
+    crit = int(params[P_CRITERION])
+    policy = int(params[P_RANGE])
     if crit != CRIT_INFO_GAIN or policy == RANGE_CLASSES:
-        return merit_range(T.class_counts.shape[1], crit)
-    L = T.cls_len[node]
-    if policy == RANGE_MOA and T.kind[node] == LEAF:
-        L = class_len_now(T, node)
+        return merit_range(class_counts.shape[1], crit)
+    L = cls_len[node]
+    if policy == RANGE_MOA and kind[node] == LEAF:
+        L = class_len_now(cls_len, class_counts, node)
     return math.log(max(L, 2)) / LN2  # MOA's Utils.log2
 
 
@@ -155,7 +157,11 @@ def split_epsilon(T, C, node, n):
     if bound >= BOUND_USER or (crit > CRIT_LAST and bound == BOUND_HOEFFDING):
         # a user's bound, or a user criterion's R: custom.py; R is the built-in criterion's
         # range as the built-in bounds see it (node_range), or the one the user gave
-        R = C.params[P_CRITERION_RANGE] if crit > CRIT_LAST else node_range(T, C, node)
+        R = (
+            C.params[P_CRITERION_RANGE]
+            if crit > CRIT_LAST
+            else node_range(C.params, T.cls_len, T.class_counts, T.kind, node)
+        )
         return user_epsilon(T, C, node, n, R)
     n_classes = T.class_counts.shape[1]
     delta = C.params[P_DELTA]
@@ -174,7 +180,7 @@ def split_epsilon(T, C, node, n):
         return ctree_epsilon_nb(n, delta, T.depth[node], t, d, kind)
     if bound == BOUND_CTREE_PRACTICAL:
         return ctree_practical_nb(n, T.depth[node], t, d, C.params[P_C])
-    R = node_range(T, C, node)
+    R = node_range(C.params, T.cls_len, T.class_counts, T.kind, node)
     return hoeffding_moa_nb(n, delta, R)
 
 
@@ -363,39 +369,42 @@ def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def numeric_best_cut(T, C, node, j, post, pre_total, pre_imp):
+def numeric_best_cut(
+    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, s, j, post, pre_total, pre_imp
+):
     """Best cut point of numeric feature j at a leaf: (merit, cut).
 
     Cut-point policy ``P_CUTS``: MOA's ``n_split_points`` equal steps strictly inside the
-    observed (min, max) (``CUTS_GAUSSIAN``), only the caller's candidates ``C.cuts[j]``
+    observed (min, max) (``CUTS_GAUSSIAN``), only the caller's candidates ``cut_table[j]``
     (``CUTS_FIXED``, NaN-padded; 001's predefined tests), or UFFT's one quadratic-discriminant
     root scored from the normal CDFs (``CUTS_ANALYTIC``, :mod:`workbench.core.analytic`).
     Candidates outside the observed range are skipped under all three: they would send every
     instance down one branch.  As in MOA, a feature with a candidate inside its range returns a
     cut even when every merit is -inf (the feature then has a candidate: :func:`has_candidate`),
-    and NaN when it has none."""
-    s = T.stats_slot[node]
-    # the observer's arrays taken once, and nothing in the loop over cut points calls a function
-    # that takes an array: each such call costs numba atomic reference counts on every array
-    g_w, g_mean, g_m2, g_min, g_max = T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max
+    and NaN when it has none.
+
+    It takes the observer's arrays of statistics slot ``s``, not the tree: a call that takes
+    the tree costs two atomic reference counts per array, and it runs for every numeric feature
+    at every split attempt; nothing in the loop over cut points calls a function that takes an
+    array."""
     lo, hi = gaussian_range(g_w, g_min, g_max, s, j)
     best = -np.inf
     best_cut = np.nan
     if not lo < hi:
         return best, best_cut
-    crit = int(C.params[P_CRITERION])
-    frac = C.params[P_MIN_BRANCH_FRAC]
-    if C.params[P_CUTS] == CUTS_ANALYTIC:  # UFFT: one cut, scored from the normal CDFs
+    crit = int(params[P_CRITERION])
+    frac = params[P_MIN_BRANCH_FRAC]
+    if params[P_CUTS] == CUTS_ANALYTIC:  # UFFT: one cut, scored from the normal CDFs
         cut = slot_cut(g_w, g_mean, g_m2, s, j)
         if not (lo < cut < hi):
             return best, best_cut
         normal_table(g_w, g_mean, g_m2, s, j, cut, post)
         return split_merit(pre_total, pre_imp, post, 2, crit, frac, True), cut
-    fixed = C.params[P_CUTS] == CUTS_FIXED
-    n_points = C.cuts.shape[1] if fixed else int(C.params[P_N_SPLIT_POINTS])
+    fixed = params[P_CUTS] == CUTS_FIXED
+    n_points = cut_table.shape[1] if fixed else int(params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
     for i in range(n_points):
-        cut = C.cuts[j, i] if fixed else lo + step * (i + 1.0)
+        cut = cut_table[j, i] if fixed else lo + step * (i + 1.0)
         if not (lo < cut < hi):  # (NaN padding fails this too)
             continue
         for k in range(g_w.shape[2]):  # the fast estimate (see workbench.core.observers)
@@ -439,7 +448,20 @@ def feature_candidates(T, C, node, merits, cuts, post):
                 T, C, node, m, C.nom_card[m], binary, post, pre_total, pre_imp
             )
         else:
-            merits[j], cuts[j] = numeric_best_cut(T, C, node, j, post, pre_total, pre_imp)
+            merits[j], cuts[j] = numeric_best_cut(
+                C.params,
+                C.cuts,
+                T.g_w,
+                T.g_mean,
+                T.g_m2,
+                T.g_min,
+                T.g_max,
+                s,
+                j,
+                post,
+                pre_total,
+                pre_imp,
+            )
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -1009,7 +1031,9 @@ def apply_split(T, C, node, j, cut, post):
         T.meta[M_N_ACTIVE] -= 1
     T.active[node] = 0
     T.meta[M_N_LEAVES] -= 1
-    T.cls_len[node] = class_len_now(T, node)  # MOA: the new inner node's vector at creation
+    T.cls_len[node] = class_len_now(
+        T.cls_len, T.class_counts, node
+    )  # MOA: the new inner node's vector at creation
     T.replaced[node] = 0
     grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
     set_child_class_lens(T, C, node, j, cut)
@@ -1097,7 +1121,9 @@ def replace_split(T, C, node, j, cut, post):
         kill_subtree(T, node, False)
         deactivate(T, node)
         return False
-    T.cls_len[node] = class_len_now(T, node)  # MOA: the replacing node's vector at creation
+    T.cls_len[node] = class_len_now(
+        T.cls_len, T.class_counts, node
+    )  # MOA: the replacing node's vector at creation
     T.replaced[node] = 1
     grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
     set_child_class_lens(T, C, node, j, cut)
