@@ -39,8 +39,12 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
   MOA).  Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores
   and a product of variances, so a prediction costs one logarithm per class rather than one per
   (feature, class); where two classes come within rounding of each other, MOA's linear products
-  decide (:func:`moa_nb_vote`).  If every class gets probability 0 (a new leaf whose Gaussians
-  each hold one value, say), naive Bayes predicts class 0 with equal probabilities, as MOA's
+  decide (:func:`moa_nb_vote`).  Where every feature is nominal and the counts are whole, a
+  class's log-score is a sum of logarithms of integers (a table, ``LOG_INT``), and where that
+  sum tells the two best classes apart by more than its error bound, neither a division nor a
+  logarithm is computed (:func:`nb_nominal_argmax`).  If every class gets probability 0 (a new
+  leaf whose Gaussians each hold one value, say), naive Bayes predicts class 0 with equal
+  probabilities, as MOA's
   argmax of an all-zero vote does (both for the prediction and for the adaptive choice's
   scoring).
 * adaptive naive Bayes (NBA, Gama et al. 2003; MOA's and River's default): each leaf counts how
