@@ -44,9 +44,8 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
   sum tells the two best classes apart by more than its error bound, neither a division nor a
   logarithm is computed (:func:`nb_nominal_argmax`).  If every class gets probability 0 (a new
   leaf whose Gaussians each hold one value, say), naive Bayes predicts class 0 with equal
-  probabilities, as MOA's
-  argmax of an all-zero vote does (both for the prediction and for the adaptive choice's
-  scoring).
+  probabilities, as MOA's argmax of an all-zero vote does (both for the prediction and for the
+  adaptive choice's scoring).
 * adaptive naive Bayes (NBA, Gama et al. 2003; MOA's and River's default): each leaf counts how
   often MC and NB would have been right on the instances it learned, and predicts with NB
   unless MC has been right more often.
