@@ -21,11 +21,9 @@ from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
 from .steps import (LOG_INT, N_ACC, attempt_split, count_margin_below, detect_drift,
-                    due_for_split, frugal_label,
-                    frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
-                    prune_and_refill,
-                    query_label, reevaluate_along_path, reevaluation_due, sample_leaves,
-                    score_predictors)
+                    due_for_split, frugal_label, frugal_limits, leaf_predict, learn_along_path,
+                    moa_nb_resolve, observe, prune_and_refill, query_label,
+                    reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
 
 # slots of the ``control`` vector of run_stream
 A_CODE = 0        # strategy code (workbench.active), -1: every label is used (FULL)
@@ -200,13 +198,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if want_proba:
                         for k in range(K):
                             proba[i, k] = out[k]
-                if not (learn and forked):
+                if rep == 1 or not (learn and forked):
                     break
-                leaf_l, _depth, _forked = route(kind, feature, threshold, children,
-                                                n_children, class_counts, root, X, i, True, None)
-                if leaf_l == leaf:
-                    break
-                leaf = leaf_l
+                # (forked: the learning route ends at another leaf, that empty branch)
+                leaf, _depth, _forked = route(kind, feature, threshold, children, n_children,
+                                              class_counts, root, X, i, True, None)
         if not learn:
             continue
         # ---- ACTIVE: query a label, detect drift  (pruned by numba in the FULL setting)
