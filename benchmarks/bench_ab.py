@@ -59,9 +59,9 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def run(checkout: Path) -> dict:
+def run(checkout: Path, streams: tuple[str, ...]) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(STREAMS)],
+        [sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(streams)],
         capture_output=True,
         text=True,
         cwd=checkout,
@@ -76,20 +76,27 @@ def main(argv=None) -> int:
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path, nargs="?", default=HERE.parent)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument(
+        "--streams",
+        default=",".join(STREAMS),
+        help="comma-separated names of bench_hoeffding's streams (default: %(default)s; "
+        "e.g. rt_nominal4 for an all-nominal tree)",
+    )
     args = ap.parse_args(argv)
+    streams = tuple(args.streams.split(","))
     info = machine_info(with_java=False)
     started = utc_now()
     rounds = []
     for r in range(args.rounds):
-        b, a = run(args.before.resolve()), run(args.after.resolve())
+        b, a = run(args.before.resolve(), streams), run(args.after.resolve(), streams)
         rounds.append({"before": b, "after": a})
         print(
             f"round {r + 1}: "
-            + ", ".join(f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in STREAMS),
+            + ", ".join(f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in streams),
             flush=True,
         )
     rows, data = [], {}
-    for s in STREAMS:
+    for s in streams:
         bc = [x["before"][s]["cpu"] for x in rounds]
         ac = [x["after"][s]["cpu"] for x in rounds]
         pair = [x["after"][s]["cpu"] / x["before"][s]["cpu"] for x in rounds]
