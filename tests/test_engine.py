@@ -546,13 +546,14 @@ def test_nominal_naive_bayes_shortcut_decides_as_the_exact_path():
 
 def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
     # test-then-train on a nominal stream whose leaves outgrow a short table: the same
-    # predictions with the table, with a short one, and with none (the exact path everywhere)
+    # predictions with the table, with a short one, with one entry, and with an empty one (a
+    # tree with a numeric feature's: the exact path everywhere)
     X, y, info = streams.random_tree(
         40_000, seed=4, n_classes=4, n_nominal=5, n_numeric=0, return_info=True
     )
     preds = []
-    for n in (steps.N_LOG_INT, 2_000, 1):
+    for n in (steps.N_LOG_INT, 2_000, 1, 0):
         monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
         model = HoeffdingTree(5, 4, nominal_features=info.nominal_features)
         preds.append(evaluate.prequential(model, X, y).predictions)
-    assert np.array_equal(preds[0], preds[2]) and np.array_equal(preds[1], preds[2])
+    assert all(np.array_equal(p, preds[3]) for p in preds[:3])

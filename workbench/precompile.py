@@ -6,9 +6,9 @@ numba compiles a kernel the first time it is called and keeps the machine code i
 (``__pycache__`` next to the source), so only the first use in a new environment pays.  Without
 this step that first use is a notebook cell that sits for half a minute or more in front of a
 class.  ``python3 dev.py lab`` and ``python3 dev.py test`` run it after installing; it takes
-about 150 s on a 2-core machine the first time (2026-11-25, with the all-nominal variants of
-issue 28; 110 s before that: four groups of kernels, the tree engine, the Monte Carlo, BOCT's
-and UFFT's, compile in four processes side by side) and a few seconds once the cache is warm.
+about 2 minutes on a 2-core machine the first time (121 s on 2026-11-25: four groups of kernels,
+the tree engine, the Monte Carlo, BOCT's and UFFT's, compile in four processes side by side) and
+a few seconds once the cache is warm.
 
 Each group runs the public calls that a user makes, on a few hundred rows, so every signature a
 notebook needs is compiled, not a guess at the internal functions.
@@ -53,8 +53,8 @@ def trees() -> None:
         Xn,
         yn,
     )
-    # every feature nominal (004's RandomTree family): the loop's variant whose naive Bayes may
-    # decide from sums of logarithms (workbench.core.steps.nb_nominal_argmax)
+    # every feature nominal (004's RandomTree family): naive Bayes may decide from sums of
+    # logarithms (workbench.core.steps.nb_nominal_argmax; the same kernels, their other path)
     Xa, ya, nominal = streams.random_tree(
         600, seed=1, n_classes=5, n_nominal=5, n_numeric=0, return_info=True
     )
@@ -150,7 +150,7 @@ def main(argv: list[str]) -> int:
         return 0
     print(
         "numba: compiling the workbench's kernels into its cache (once per environment: about "
-        "2.5 minutes the first time on 2 cores, seconds afterwards)",
+        "2 minutes the first time on 2 cores, seconds afterwards)",
         flush=True,
     )
     t0 = time.perf_counter()

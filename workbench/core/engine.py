@@ -20,7 +20,7 @@ from .routing import route, route_inline, walk
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
-from .steps import (LOG_INT, N_ACC, attempt_split, count_margin_below, detect_drift,
+from .steps import (LOG_INT, N_ACC, NO_LOG_INT, attempt_split, count_margin_below, detect_drift,
                     due_for_split, frugal_label, frugal_limits, leaf_predict, learn_along_path,
                     moa_nb_resolve, observe, prune_and_refill, query_label,
                     reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
@@ -78,8 +78,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
     log_int ``steps.LOG_INT``, the natural logarithms of the integers naive Bayes over nominal
             features sums where its counts allow (``steps.nb_nominal_argmax``), for a tree
-            whose features are all nominal; None otherwise (numba then compiles the variant
-            without that shortcut: :func:`_log_table`)
+            whose features are all nominal; empty otherwise (``steps.NO_LOG_INT``: the
+            shortcut is skipped, :func:`_log_table`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -286,8 +286,8 @@ def _path(T, C):
 
 def _log_table(C):
     """The ``log_int`` argument of :func:`run_stream`: ``LOG_INT`` where every feature is
-    nominal (naive Bayes may then decide from sums of its entries), else None."""
-    return LOG_INT if C.nom_card.shape[0] == C.nom_index.shape[0] > 0 else None
+    nominal (naive Bayes may then decide from sums of its entries), else an empty table."""
+    return LOG_INT if C.nom_card.shape[0] == C.nom_index.shape[0] > 0 else NO_LOG_INT
 
 
 def _counts(T, C):

@@ -286,6 +286,10 @@ def nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf,
 N_LOG_INT = 1 << 17
 with np.errstate(divide="ignore"):
     LOG_INT = np.log(np.arange(N_LOG_INT, dtype=np.float64))
+# the table given to a tree with a numeric feature: empty, so the shortcut is never taken.  A
+# runtime test, not a variant of the kernel typed None: one more variant per learner cost about
+# 12 s of a cold precompile, and the test costs nothing measurable per row (bench_ab)
+NO_LOG_INT = np.empty(0)
 # how far such a sum may lie from the log-score the exact path computes: each of its ~2d + 2
 # terms and the exact path's products and logarithm are within a few units in the last place
 # of numbers below ln N_LOG_INT = 11.8, so the two agree to about 1e-13; 1e-9 is far beyond it
@@ -366,7 +370,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
     computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
     ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``
-    where every feature is nominal, else None: numba then compiles no shortcut).
+    where every feature is nominal, else empty, ``NO_LOG_INT``: the shortcut is then skipped).
     (The counts are for 003's Frugal step; where the loop does not use them numba drops their
     computation.)"""
     K = class_counts.shape[1]
@@ -402,7 +406,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
         settled = False   # decided from sums of logarithms of counts (nb_nominal_argmax)
-        if log_int is not None and s >= 0 and not need_probs:
+        if log_int.shape[0] > 0 and s >= 0 and not need_probs:
             settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
                                                  nom_card, leaf, s, total, X, i, acc, log_int)
         if s >= 0 and has_nominal and not settled:
@@ -471,13 +475,11 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             elif need_probs:   # NB gives every class 0: no class is more probable
                 for k in range(K):
                     out[k] = 1.0 / K
-    # (log_int's last use, as every array's, unconditional: see the module docstring; a None
-    # log_int prunes the second branch)
-    n_log = 0 if log_int is None else log_int.shape[0]
+    # (log_int's last use, as every array's, unconditional: see the module docstring)
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] + n_log)
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] + log_int.shape[0])
     return p, mc_pred, nb_pred, first, second, total, near
 
 
