@@ -557,3 +557,51 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
         model = HoeffdingTree(5, 4, nominal_features=info.nominal_features)
         preds.append(evaluate.prequential(model, X, y).predictions)
     assert all(np.array_equal(p, preds[3]) for p in preds[:3])
+
+
+def test_ln_below_is_a_lower_bound_within_its_gap():
+    # against numpy's log on values across the double range, and on both sides of the mantissa
+    # where the gap peaks (1 + f = 1 / ln 2): the bound holds, and the gap is the real maximum
+    rng = np.random.default_rng(0)
+    a = np.concatenate(
+        [
+            np.exp(rng.uniform(-700.0, 700.0, 20_000)),
+            2.0 ** rng.integers(-1000, 1000, 2_000) / np.log(2.0),
+            [1.0, 2.0, 0.5, np.nextafter(2.0, 1.0), 1e-300, 1e300],
+        ]
+    )
+    lo = np.array([steps.ln_below(v) for v in a])
+    gap = np.log(a) - lo
+    assert gap.min() >= -1e-12 and gap.max() <= steps.LN_BELOW_GAP + 1e-12
+    assert gap.max() > steps.LN_BELOW_GAP - 1e-6
+    assert abs(steps.LN_BELOW_GAP - (0.3665129206 - 0.3068528194)) < 1e-9  # by hand
+    assert steps.ln_below(0.0) == -np.inf and steps.ln_below(5e-324) == -np.inf
+    assert steps.ln_below(np.inf) == np.inf and steps.ln_below(np.nan) == np.inf
+
+
+def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
+    # random classes' scores as the leaf predictor writes them, 0.5 ln a + rest: where the
+    # bounded pass decides, the exact argmax is its class and the exact gap passes the tie test
+    rng = np.random.default_rng(1)
+    n_decided = 0
+    for _ in range(20_000):
+        K = int(rng.integers(2, 5))
+        a = np.exp(rng.uniform(-100.0, 100.0, K))
+        rest = rng.normal(0.0, rng.choice([0.05, 1.0, 30.0]), K)
+        exact = 0.5 * np.log(a) + rest
+        low = np.array([0.5 * steps.ln_below(v) for v in a]) + rest
+        order = np.argsort(-low, kind="stable")
+        top, runner_up = low[order[0]], low[order[1]]
+        if steps.nb_bounds_decide(top, runner_up, min(low.min(), 0.0), False):
+            n_decided += 1
+            e = np.sort(exact)[::-1]
+            assert np.argmax(exact) == order[0]
+            assert e[0] - e[1] > 1e-9 * (1.0 + abs(e[0]))
+    assert 0.5 < n_decided / 20_000 < 1.0
+    # the rule can fail: a gap of less than half LN_BELOW_GAP is not trusted, nor an edge, nor
+    # a score near the bottom of the double range
+    half = 0.5 * steps.LN_BELOW_GAP
+    assert not steps.nb_bounds_decide(0.0, -half, -1.0, False)
+    assert steps.nb_bounds_decide(0.0, -half - 1e-5, -1.0, False)
+    assert not steps.nb_bounds_decide(0.0, -5.0, -1.0, True)
+    assert not steps.nb_bounds_decide(0.0, -5.0, -699.5, False)

@@ -31,21 +31,25 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
 * Laplace (003 eq. (2)): the majority class, with probabilities ``(n_k + 1) / (n + K)``.
 * naive Bayes (NB): P(k | x) proportional to P(k) prod_j P(x_j | k), with the leaf's class
   counts as prior, a Gaussian per (numeric feature, class) and Laplace-smoothed counts
-  ``(n_vk + 1) / (n_k + V_k)`` per (nominal feature, value, class), where V_k is the highest
-  code class k has shown at that leaf plus one (MOA's ``NominalAttributeClassObserver``: the
-  length of that class's vector of value counts), not the feature's declared number of values;
-  missing features are left out of the product.  A class the leaf's observers never saw gets
-  probability 0, and a Gaussian with no spread has density 1 at its mean and 0 elsewhere (as in
-  MOA).  Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores
-  and a product of variances, so a prediction costs one logarithm per class rather than one per
+  ``(n_vk + 1) / (n_k + V_k)`` per (nominal feature, value, class), where V_k is the highest code class
+  k has shown at that leaf plus one (MOA's ``NominalAttributeClassObserver``: the length of
+  that class's vector of value counts), not the feature's declared number of values; missing
+  features are left out of the product. A class the leaf's observers never saw gets probability
+  0, and a Gaussian with no spread has density 1 at its mean and 0 elsewhere (as in MOA).
+  Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores and a
+  product of variances, so a prediction costs one logarithm per class rather than one per
   (feature, class); where two classes come within rounding of each other, MOA's linear products
-  decide (:func:`moa_nb_vote`).  Where every feature is nominal and the counts are whole, a
-  class's log-score is a sum of logarithms of integers (a table, ``LOG_INT``), and where that
-  sum tells the two best classes apart by more than its error bound, neither a division nor a
-  logarithm is computed (:func:`nb_nominal_argmax`).  If every class gets probability 0 (a new
-  leaf whose Gaussians each hold one value, say), naive Bayes predicts class 0 with equal
-  probabilities, as MOA's argmax of an all-zero vote does (both for the prediction and for the
-  adaptive choice's scoring).
+  decide (:func:`moa_nb_vote`). Most rows need not even those logarithms: a first pass bounds
+  each score from below by the exponent and mantissa of its product (:func:`ln_below`, within
+  0.03 of the score), and where the best bound clears the others by more than that, the exact
+  scores have the same argmax and no tie (:func:`nb_bounds_decide`); the exact pass runs only
+  where it does not, or where the probabilities are asked for. Where every feature is nominal
+  and the counts are whole, a class's log-score is a sum of logarithms of integers (a table,
+  ``LOG_INT``), and where that sum tells the two best classes apart by more than its error
+  bound, neither a division nor a logarithm is computed (:func:`nb_nominal_argmax`). If every
+  class gets probability 0 (a new leaf whose Gaussians each hold one value, say), naive Bayes
+  predicts class 0 with equal probabilities, as MOA's argmax of an all-zero vote does (both for
+  the prediction and for the adaptive choice's scoring).
 * adaptive naive Bayes (NBA, Gama et al. 2003; MOA's and River's default): each leaf counts how
   often MC and NB would have been right on the instances it learned, and predicts with NB
   unless MC has been right more often.
@@ -57,7 +61,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, CUSTOM,
                                  custom_query, decide, top_two_margin)
@@ -296,6 +302,53 @@ NO_LOG_INT = np.empty(0)
 NB_SUM_SLACK = 1e-9
 
 
+@intrinsic
+def _float_bits(typingctx, x):
+    """The IEEE 754 bits of a float64 as an int64 (a bit cast, no conversion)."""
+    if not isinstance(x, types.Float) or x.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
+
+
+LN_2 = math.log(2.0)
+# a = 2^e (1 + f) with 0 <= f < 1: ln a = (e + ln(1 + f) / ln 2) ln 2, and on [0, 1] ln(1 + f) lies
+# between its chord f ln 2 and the chord plus the largest gap between them, reached where the
+# slope 1 / (1 + f) is ln 2: ln(1 / ln 2) - (1 / ln 2 - 1) ln 2 = 0.0597
+LN_BELOW_GAP = math.log(1.0 / LN_2) - (1.0 / LN_2 - 1.0) * LN_2
+# what the bounded pass of naive Bayes adds to a gap before it trusts it: the rounding of its
+# own sums and of the exact path's (each a few units in the last place of terms far below 1e6)
+NB_BOUND_SLACK = 1e-6
+
+
+@inline
+def ln_below(a):
+    """A lower bound of ln a that is within ``LN_BELOW_GAP`` (0.0597) of it, from a's exponent
+    and mantissa: no call to ``log``.  -inf for 0 and subnormals, inf for inf and NaN (the
+    caller then computes the logarithm)."""
+    bits = _float_bits(a)
+    field = (bits >> 52) & 0x7FF
+    if field == 0:
+        return -np.inf
+    if field == 0x7FF:
+        return np.inf
+    return ((field - 1023) + (bits & 0xFFFFFFFFFFFFF) * 2.0 ** -52) * LN_2
+
+
+@inline
+def nb_bounds_decide(top, runner_up, lowest, edge):
+    """Whether naive Bayes's bounded pass decides the row: its scores are lower bounds within
+    ``LN_BELOW_GAP / 2`` of the exact log-scores, so when the best clears the runner-up by more
+    than that (and the rounding slack), the exact scores have the same argmax and are further
+    apart than the tie test of :func:`leaf_predict`; and no class may be near the bottom of the
+    double range (``lowest``, ``edge``), where MOA's own products decide."""
+    return (not edge and lowest >= -699.0 and
+            top - runner_up > 0.5 * LN_BELOW_GAP + NB_BOUND_SLACK + 1e-9 * (2.0 + abs(top)))
+
+
 @inline
 def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, total, X,
                       i, acc, log_int):
@@ -363,6 +416,57 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
 
 
 @inline
+def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf,
+                   s, X, i, k, total, inv_total, exact):
+    """Class k's naive-Bayes log-score for row i at ``leaf`` (statistics slot s, its nominal
+    products in ``acc``: :func:`nb_nominal_sums`): returns (score, whether the class is alive,
+    whether a Gaussian factor is near the bottom of the double range).  ``exact`` (a constant
+    at each call) False: a lower bound within ``LN_BELOW_GAP / 2`` of the score, without a
+    logarithm (:func:`ln_below`)."""
+    ck = class_counts[leaf, k]
+    logv = -np.inf
+    alive = False
+    edge = False
+    if ck > 0.0 and s < 0:
+        logv = math.log(ck / total)
+    elif ck > 0.0:
+        # the Gaussian factors, feature by feature up to the first that puts the class out.
+        # (A class a nominal feature put out still sums them all: only its quad is read then,
+        # for the test below, and a quad summed past the nominal feature only calls
+        # gauss_extremes, which stops there, more often.)
+        quad = 0.0
+        piv = 1.0   # product of 1/variance, renormalised into lpiv
+        lpiv = 0.0
+        n_gauss = 0
+        dead = False
+        for j in range(X.shape[1]):
+            xj = X[i, j]
+            if dead or nom_index[j] >= 0 or math.isnan(xj):
+                continue
+            quad, piv, lpiv, n_gauss, dead = gauss_term(
+                g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv, n_gauss, True)
+        pn = 1.0
+        lpn = 0.0
+        if has_nominal:
+            pn = acc[ACC_PN, k]
+            lpn = acc[ACC_LPN, k]
+            dead = dead or acc[ACC_DEAD, k] > 0.0
+        if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
+            out_k, edge = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k)
+            dead = dead or out_k
+        if not dead:
+            # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2, factors
+            # kept in [1e-50, 1e50]
+            r = ck * inv_total * pn
+            ln_a = math.log(r * r * piv) if exact else ln_below(r * r * piv)
+            logv = 0.5 * ln_a + lpn + 0.5 * lpiv - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+            alive = True
+    release(class_counts.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
+            nom_w.shape[0] + nom_index.shape[0] + acc.shape[0] + X.shape[0])
+    return logv, alive, edge
+
+
+@inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
                  out, buf, acc, log_int):
@@ -412,46 +516,38 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
-        for k in range(0 if settled else K):
-            ck = class_counts[leaf, k]
-            logv = -np.inf
-            if ck > 0.0 and s < 0:
-                logv = math.log(ck / total)
-            elif ck > 0.0:
-                # the Gaussian factors, feature by feature up to the first that puts the class
-                # out.  (A class a nominal feature put out still sums them all: only its quad
-                # is read then, for the test below, and a quad summed past the nominal feature
-                # only calls gauss_extremes, which stops there, more often.)
-                quad = 0.0
-                piv = 1.0   # product of 1/variance, renormalised into lpiv
-                lpiv = 0.0
-                n_gauss = 0
-                dead = False
-                for j in range(X.shape[1]):
-                    xj = X[i, j]
-                    if dead or nom_index[j] >= 0 or math.isnan(xj):
-                        continue
-                    quad, piv, lpiv, n_gauss, dead = gauss_term(
-                        g_w[s, j, k], g_m2[s, j, k], xj - g_mean[s, j, k], quad, piv, lpiv,
-                        n_gauss, True)
-                pn = 1.0
-                lpn = 0.0
-                if has_nominal:
-                    pn = acc[ACC_PN, k]
-                    lpn = acc[ACC_LPN, k]
-                    dead = dead or acc[ACC_DEAD, k] > 0.0
-                if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
-                    out_k, edge_k = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X,
-                                                   i, k)
-                    dead = dead or out_k
-                    edge = edge or edge_k
-                if not dead:
-                    # one logarithm per class: log(prior) + log(pn) + log(prod 1/var) / 2,
-                    # factors kept in [1e-50, 1e50]
-                    r = ck * inv_total * pn
-                    logv = 0.5 * math.log(r * r * piv) + lpn + 0.5 * lpiv \
-                        - n_gauss * LOG_SQRT_2PI - 0.5 * quad
+        # the bounded pass: each class's log-score from below, without a logarithm
+        # (ln_below), which decides most rows; the exact pass where it does not.  With the
+        # probabilities asked for, without statistics, or where every feature is nominal (the
+        # shortcut above has had its try: the bounded pass cost those streams 3%), only the
+        # exact pass runs
+        decided = False
+        if s >= 0 and not settled and not need_probs and log_int.shape[0] == 0:
+            for k in range(K):
+                logv, alive, edge_k = nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w,
+                                                     nom_index, acc, has_nominal, leaf, s, X,
+                                                     i, k, total, inv_total, False)
+                if alive:
                     lowest = min(lowest, logv)
+                edge = edge or edge_k
+                if logv > top:
+                    nb_pred = k
+                runner_up = max(runner_up, min(top, logv))   # no branch: the two largest
+                top = max(top, logv)
+            decided = nb_bounds_decide(top, runner_up, lowest, edge)
+            if not decided:   # the exact pass starts afresh
+                top = -np.inf
+                runner_up = -np.inf
+                lowest = 0.0
+                edge = False
+                nb_pred = 0
+        for k in range(0 if settled or decided else K):
+            logv, alive, edge_k = nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w,
+                                                 nom_index, acc, has_nominal, leaf, s, X, i, k,
+                                                 total, inv_total, True)
+            if alive:
+                lowest = min(lowest, logv)
+            edge = edge or edge_k
             buf[k] = logv
             if logv > top:
                 nb_pred = k
@@ -461,7 +557,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         # largest scores are within rounding of each other, or a score is near the bottom of
         # the double range, where MOA's product or one of its factors exp(-z^2 / 2) underflows
         # (a leaf without statistics compares its counts' shares, as MOA: nothing to settle)
-        near = s >= 0 and not settled and (
+        near = s >= 0 and not settled and not decided and (
             top - runner_up <= 1e-9 * (1.0 + abs(top)) or lowest < -700.0 or edge)
         if mode == LEAF_NB or (mode == LEAF_NBA and mc_correct[leaf] <= nb_correct[leaf]):
             p = nb_pred
