@@ -31,13 +31,13 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
 * Laplace (003 eq. (2)): the majority class, with probabilities ``(n_k + 1) / (n + K)``.
 * naive Bayes (NB): P(k | x) proportional to P(k) prod_j P(x_j | k), with the leaf's class
   counts as prior, a Gaussian per (numeric feature, class) and Laplace-smoothed counts
-  ``(n_vk + 1) / (n_k + V_k)`` per (nominal feature, value, class), where V_k is the highest code class
-  k has shown at that leaf plus one (MOA's ``NominalAttributeClassObserver``: the length of
-  that class's vector of value counts), not the feature's declared number of values; missing
-  features are left out of the product. A class the leaf's observers never saw gets probability
-  0, and a Gaussian with no spread has density 1 at its mean and 0 elsewhere (as in MOA).
-  Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores and a
-  product of variances, so a prediction costs one logarithm per class rather than one per
+  ``(n_vk + 1) / (n_k + V_k)`` per (nominal feature, value, class), where V_k is the highest
+  code class k has shown at that leaf plus one (MOA's ``NominalAttributeClassObserver``: the
+  length of that class's vector of value counts), not the feature's declared number of values;
+  missing features are left out of the product. A class the leaf's observers never saw gets
+  probability 0, and a Gaussian with no spread has density 1 at its mean and 0 elsewhere (as in
+  MOA). Computed in log space: the Gaussian terms are accumulated as a sum of squared z-scores
+  and a product of variances, so a prediction costs one logarithm per class rather than one per
   (feature, class); where two classes come within rounding of each other, MOA's linear products
   decide (:func:`moa_nb_vote`). Most rows need not even those logarithms: a first pass bounds
   each score from below by the exponent and mantissa of its product (:func:`ln_below`, within
@@ -575,7 +575,8 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] + log_int.shape[0])
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
+            log_int.shape[0])
     return p, mc_pred, nb_pred, first, second, total, near
 
 
