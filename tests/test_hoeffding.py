@@ -56,6 +56,35 @@ def test_prequential_equals_predict_then_learn_one_by_one():
     assert _state_bytes(fast) == _state_bytes(slow)
 
 
+@given(
+    n=st.integers(1, 400),
+    K=st.integers(2, 5),
+    every=st.integers(1, 60),
+    window=st.integers(1, 500),
+    seed=st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=60, deadline=None)
+def test_prequential_summary_equals_a_numpy_count(n, K, every, window, seed):
+    """The one compiled pass behind prequential's accuracy, confusion matrix and curves
+    (evaluate.prequential._tally) against the same quantities counted with NumPy."""
+    from workbench.evaluate.prequential import _tally
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    pred = np.where(rng.random(n) < 0.7, y, rng.integers(0, K, n))
+    right, cm, t, curve, window_curve = _tally(y, pred, K, every, window)
+    correct = pred == y
+    cum = np.concatenate(([0], np.cumsum(correct)))
+    t_ref = np.arange(every, n + 1, every)
+    lo = np.maximum(t_ref - window, 0)
+    assert right == np.count_nonzero(correct)
+    assert np.array_equal(cm, np.array([[np.sum((y == a) & (pred == b)) for b in range(K)]
+                                        for a in range(K)]))  # fmt: skip
+    assert np.array_equal(t, t_ref)
+    assert np.array_equal(curve, cum[t_ref] / t_ref)
+    assert np.array_equal(window_curve, (cum[t_ref] - cum[lo]) / (t_ref - lo))
+
+
 def test_partial_fit_in_chunks_equals_one_call(sea):
     X, y = sea
     a = HoeffdingTree(3, 2).partial_fit(X, y)

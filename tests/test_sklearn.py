@@ -242,6 +242,42 @@ def test_nominal_codes_must_be_integers():
         m.partial_fit(np.array([[0.0, 3.0]]), [0])
 
 
+def test_nominal_code_check_finds_the_first_fault_of_each_column():
+    """The compiled scan behind the nominal-code errors against a plain loop: per nominal
+    column, the first row that is not a whole number and the first whole number out of range;
+    the error names the first column with a fault, with that value."""
+    from workbench.core.validate import nominal_code_faults
+
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 4, (300, 4)).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[[17, 40, 200], 1] = [2.5, -0.5, 7.0]
+    X[[33, 90], 3] = [4.0, -1.0]
+    X[150, 2] = 9.0  # column 2 is not nominal: no fault
+    cols, cards = np.array([0, 1, 3]), np.array([4.0, 4.0, 4.0])
+    expected = np.full((2, 3), -1)
+    for q, col in enumerate(cols):
+        for i, x in enumerate(X[:, col]):
+            if np.isnan(x):
+                continue
+            if x != np.floor(x):
+                expected[0, q] = i if expected[0, q] < 0 else expected[0, q]
+            elif not 0 <= x < cards[q]:
+                expected[1, q] = i if expected[1, q] < 0 else expected[1, q]
+    assert np.array_equal(nominal_code_faults(X, cols, cards), expected)
+    assert expected.tolist() == [[-1, 17, -1], [-1, 200, 33]]
+    m = HoeffdingTree(4, 2, nominal_features={0: 4, 1: 4, 3: 4})
+    with pytest.raises(ValueError, match="nominal column 1 of X holds 2.5, which is not"):
+        m.partial_fit(X, np.zeros(300, int))
+    X[[17, 40], 1] = 0.0
+    with pytest.raises(ValueError, match="nominal column 1 of X holds 7, outside"):
+        m.partial_fit(X, np.zeros(300, int))
+    X[200, 1] = 3.0
+    with pytest.raises(ValueError, match="nominal column 3 of X holds 4, outside"):
+        m.partial_fit(X, np.zeros(300, int))
+    assert m.n_leaves == 1 and m.tree.meta[7] == 0  # nothing was learned
+
+
 def test_sparse_and_complex_input_are_refused():
     from scipy import sparse
 

@@ -12,6 +12,7 @@ import math
 import numbers
 
 import numpy as np
+from numba import njit
 
 
 def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False) -> np.ndarray:
@@ -127,24 +128,51 @@ def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
 
 
 def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "X") -> None:
-    """Nominal columns must hold integer codes in [0, n_values) (or NaN) when learning."""
-    for col, card in nominal.items():
-        v = X[:, col]
-        v = v[~np.isnan(v)]
-        fractional = v != np.floor(v)
-        if fractional.any():
+    """Nominal columns must hold integer codes in [0, n_values) (or NaN) when learning.
+
+    One compiled pass over the rows (:func:`nominal_code_faults`) finds, per nominal column,
+    the first value that is not a whole number and the first whole number outside its codes;
+    the error names the first column with a fault, a value that is not a whole number before
+    one out of range.  (Column by column in NumPy this took 8 ms per 200,000 rows of
+    RandomTree's five nominal columns, more than a fifth of learning them: each column's pass
+    read every cache line of the row-major X.)"""
+    if not nominal or X.shape[0] == 0:
+        return
+    cols = np.fromiter(nominal.keys(), np.int64, len(nominal))
+    cards = np.fromiter(nominal.values(), np.float64, len(nominal))
+    faults = nominal_code_faults(X, cols, cards)
+    for q, (col, card) in enumerate(nominal.items()):
+        if faults[0, q] >= 0:
             raise ValueError(
-                f"nominal column {col} of {name} holds {float(v[fractional][0])}, "
+                f"nominal column {col} of {name} holds {float(X[faults[0, q], col])}, "
                 "which is not an integer code (nominal values are codes 0, 1, 2, "
                 "...)"
             )
-        bad = (v < 0) | (v >= card)
-        if bad.any():
+        if faults[1, q] >= 0:
             raise ValueError(
-                f"nominal column {col} of {name} holds {int(v[bad][0])}, outside "
+                f"nominal column {col} of {name} holds {int(X[faults[1, q], col])}, outside "
                 f"its declared codes 0..{card - 1} (declare more values in "
                 "nominal_features, e.g. {col: n_values})"
             )
+
+
+@njit(cache=True)
+def nominal_code_faults(X, cols, cards):
+    """[2, m] rows of X: for nominal column ``cols[q]`` (``cards[q]`` codes), the first row whose
+    value is not a whole number (row 0 of the result) and the first whose whole value lies
+    outside [0, cards[q]) (row 1); -1 where there is none.  NaN (missing) is no fault."""
+    m = cols.shape[0]
+    out = np.full((2, m), -1, np.int64)
+    for i in range(X.shape[0]):
+        for q in range(m):
+            x = X[i, cols[q]]
+            if x == x:
+                if x != math.floor(x):
+                    if out[0, q] < 0:
+                        out[0, q] = i
+                elif (x < 0.0 or x >= cards[q]) and out[1, q] < 0:
+                    out[1, q] = i
+    return out
 
 
 def normalise_nominal(nominal_features, n_features: int, default_values: int) -> dict[int, int]:

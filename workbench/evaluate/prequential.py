@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from .metrics import _check_class, confusion_matrix, f_measure, kappa, precision, recall
 
@@ -93,14 +94,47 @@ def _cumulative_right(correct: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(correct.view(np.int8), dtype=acc_t)))
 
 
-def _curves(correct: np.ndarray, every: int, window: int):
-    n = correct.shape[0]
+def _tally(y: np.ndarray, pred: np.ndarray, n_classes: int, every: int, window: int):
+    """What :func:`prequential` reports of its predictions, from one compiled pass over them:
+    (right answers, confusion matrix, t, the running accuracy at t, the accuracy over the last
+    ``window`` rows at t).  (Those took a few
+    NumPy passes and temporaries: 0.8 ms per 200,000 rows, 3% of a Hoeffding tree's whole run
+    on SEA.)"""
+    n = y.shape[0]
     t = np.arange(every, n + 1, every, dtype=np.int64)
-    cum = _cumulative_right(correct)
-    curve = cum[t] / t
     lo = np.maximum(t - window, 0)
-    window_curve = (cum[t] - cum[lo]) / (t - lo)
-    return t, curve, window_curve
+    cm, right_t, right_lo = _tally_pass(y, pred, n_classes, t, lo)
+    return (
+        int(np.trace(cm)),
+        cm,
+        t,
+        right_t / t,
+        (right_t - right_lo) / (t - lo),
+    )
+
+
+@njit(cache=True)
+def _tally_pass(y, pred, n_classes, t, lo):
+    """The confusion matrix of (y, pred) (codes in range(n_classes)), and the right answers
+    among the first ``t[j]`` and the first ``lo[j]`` rows (``t`` and ``lo`` ascending)."""
+    cm = np.zeros((n_classes, n_classes), np.int64)
+    right_t = np.zeros(t.shape[0], np.int64)
+    right_lo = np.zeros(lo.shape[0], np.int64)
+    a = 0
+    b = 0
+    while b < lo.shape[0] and lo[b] <= 0:
+        b += 1
+    right = 0
+    for i in range(y.shape[0]):
+        cm[y[i], pred[i]] += 1
+        right += y[i] == pred[i]
+        while a < t.shape[0] and t[a] == i + 1:
+            right_t[a] = right
+            a += 1
+        while b < lo.shape[0] and lo[b] == i + 1:
+            right_lo[b] = right
+            b += 1
+    return cm, right_t, right_lo
 
 
 def prequential(
@@ -210,8 +244,7 @@ def prequential(
             cause = exc.__cause__ if isinstance(exc, UserFunctionError) else None
             model._kernel_failed(cause or exc, {"query rule": rule})
     seconds = time.perf_counter() - start
-    correct = pred == y
-    t, curve, window_curve = _curves(correct, every, window)
+    right, confusion, t, curve, window_curve = _tally(y, pred, model.n_classes_, every, window)
     labels = n_init + int(counters[C_QUERIED] - before[C_QUERIED]) if strategy is not None else n
     rate_curve = None
     if queried is not None:
@@ -222,14 +255,14 @@ def prequential(
         if strategy is None:
             queried = None
     return PrequentialResult(
-        accuracy=float(np.count_nonzero(correct) / n),
+        accuracy=float(right / n),
         t=t,
         curve=curve,
         window_curve=window_curve,
         n_leaves=leaves,
         seconds=seconds,
         n=n,
-        confusion=confusion_matrix(y, pred, model.n_classes_),
+        confusion=confusion,
         labels_used=labels,
         predictions=pred if keep_predictions else None,
         queried=queried,
