@@ -3,6 +3,7 @@ split rules, the single-candidate fix, cut-point policies, statistics along the 
 re-evaluation, structural edits (kill, replace, prune and refill), forests, Laplace leaves."""
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from numba import njit
 from scipy import stats
 
 from workbench import evaluate, streams
-from workbench.core import engine, rules, split as sp, state as st, steps
+from workbench.core import engine, routing, rules, split as sp, state as st, steps
 from workbench._numbers import compared
 from workbench.core.criteria import merit as criterion_merit
 from workbench.core.params import (
@@ -605,3 +606,121 @@ def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
     assert steps.nb_bounds_decide(0.0, -half - 1e-5, -1.0, False)
     assert not steps.nb_bounds_decide(0.0, -5.0, -1.0, True)
     assert not steps.nb_bounds_decide(0.0, -5.0, -699.5, False)
+
+
+# ---- routing ahead (routing.route_block) --------------------------------------------------------
+
+
+def _route_each(T, X):
+    """Every row's leaf by the row-by-row walk (as a prediction), and where a walk over the
+    numeric tests alone stops: the leaf, or the first nominal test or numeric test of a missing
+    value on the way."""
+    leaves = np.empty(len(X), np.int64)
+    stops = np.empty(len(X), np.int64)
+    root = int(T.meta[st.M_ROOT])
+    for i in range(len(X)):
+        leaves[i] = routing.walk(T, X, i, False, np.empty(0, np.int64))[0]
+        u = root
+        while T.kind[u] == st.NUMERIC and not np.isnan(X[i, T.feature[u]]):
+            u = T.children[u, 0 if X[i, T.feature[u]] <= T.threshold[u] else 1]
+        stops[i] = u
+    return leaves, stops
+
+
+@njit(cache=False)
+def _route_blocks(T, X, block, depth, out):
+    """X's rows through the block router in blocks of ``block`` rows (its functions take no
+    call from Python); returns how many rows stopped at an inner node."""
+    n_cap = T.kind.shape[0]
+    rt_feat = np.empty(n_cap, np.int64)
+    rt_thr = np.empty(n_cap)
+    rt_kid = np.empty(3 * n_cap, np.int64)
+    ahead = np.empty(block, np.int64)
+    edit = routing.TABLE_STALE
+    stopped = 0
+    for lo in range(0, X.shape[0], block):
+        hi = min(X.shape[0], lo + block)
+        routing.build_route_table(
+            T.kind, T.feature, T.threshold, T.children, T.n_children, T.meta[st.M_N_NODES],
+            edit, rt_feat, rt_thr, rt_kid,
+        )  # fmt: skip
+        edit = routing.TABLE_CURRENT
+        stopped += routing.route_block(
+            T.kind, rt_feat, rt_thr, rt_kid, T.meta[st.M_ROOT], depth, X, lo, hi, ahead
+        )
+        out[lo:hi] = ahead[: hi - lo]
+    return stopped
+
+
+@njit(cache=False)
+def _route_from(T, X, i, node):
+    """Row i's leaf by routing.route from ``node`` (which takes no call from Python)."""
+    return routing.route(
+        T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts, node, X, i,
+        False, None,
+    )[0]  # fmt: skip
+
+
+@pytest.mark.parametrize("stream", ["sea", "random_tree"])
+def test_block_router_stops_where_the_numeric_tests_end(stream):
+    """route_block against a walk in Python, on a numeric tree (SEA) and a mixed one (a
+    RandomTree with a numeric root and nominal multiway tests below), with missing values:
+    every row stops at its leaf, or at the first nominal test or missing value on its way,
+    and the row-by-row walk from there reaches the row's leaf."""
+    if stream == "sea":
+        X, y = streams.sea(20_000, seed=6)
+        model = HoeffdingTree(3, 2, grace_period=50)
+    else:
+        # a numeric root with nominal tests below it (seed 3: six of them)
+        X, y, info = streams.random_tree(20_000, seed=3, n_nominal=2, n_numeric=5, return_info=True)
+        model = HoeffdingTree(
+            X.shape[1], 2, grace_period=50, nominal_features=info.nominal_features
+        )
+    model.fit(X, y)
+    T = model.tree
+    assert T.meta[st.M_DEPTH] >= 4
+    Xq = X[:5_000].copy()
+    Xq[np.random.default_rng(0).random(Xq.shape) < 0.02] = np.nan
+    got = np.empty(len(Xq), np.int64)
+    stopped = _route_blocks(T, Xq, 61, T.meta[st.M_DEPTH], got)  # every remainder modulo 4
+    leaves, stops = _route_each(T, Xq)
+    assert np.array_equal(got, stops)
+    inner = T.kind[got] > 0
+    assert stopped == np.count_nonzero(inner)
+    assert 0 < inner.mean() < (0.1 if stream == "sea" else 0.9)
+    assert np.array_equal(got[~inner], leaves[~inner])
+    for i in np.flatnonzero(inner)[:200]:
+        assert _route_from(T, Xq, i, got[i]) == leaves[i]
+    # a shallower walk leaves rows at inner nodes: the depth matters
+    _route_blocks(T, Xq, 61, 2, got)
+    assert not np.array_equal(got, stops)
+
+
+@pytest.mark.parametrize("learner", ["ht", "efdt"])
+def test_block_router_leaves_test_then_train_unchanged(learner):
+    """Test-then-train in one call (rows routed ahead, the table kept up through splits and, for
+    EFDT, built again after re-evaluations) against one row at a time (a call shorter than a
+    block routes row by row: engine.run_stream), with missing values: the same predictions and
+    the same tree, bit for bit."""
+    from workbench.learners import EFDT
+
+    X, y = streams.sea(12_000, seed=8)
+    X[np.random.default_rng(1).random(X.shape) < 0.01] = np.nan
+
+    def make():
+        if learner == "efdt":
+            return EFDT(3, 2, grace_period=50, delta=0.01, min_samples_reevaluate=100)
+        return HoeffdingTree(3, 2, grace_period=50, delta=0.01)
+
+    fast = make()
+    res = evaluate.prequential(fast, X, y)
+    slow = make().prepare(X)
+    preds = []
+    for xi, yi in zip(X, y):
+        preds.append(slow.predict_one(xi))
+        slow.learn_one(xi, yi)
+    assert np.array_equal(res.predictions, preds)
+    assert pickle.dumps(fast.tree) == pickle.dumps(slow.tree)
+    assert fast.n_leaves > 15 and fast.tree.meta[st.M_DEPTH] >= 6
+    if learner == "efdt":
+        assert fast.tree.meta[st.M_N_SPLITS] > fast.n_leaves - 1  # re-evaluations edited it
