@@ -136,40 +136,33 @@ TABLE_STALE = -2
 TABLE_CURRENT = -1
 
 
-@njit(inline="always")
-def _table_row(kind, feature, threshold, children, u, rt_feat, rt_thr, rt_kid):
-    """Row ``u`` of the table: its feature, threshold and three successors, for x <= threshold,
-    x > threshold and a missing x.  A numeric test leads to its children (a missing value stops
-    at it); anything else (a leaf, a nominal test, a free row) leads to itself."""
-    if kind[u] == NUMERIC:
-        rt_feat[u] = feature[u]
-        rt_thr[u] = threshold[u]
-        rt_kid[3 * u] = children[u, 0]
-        rt_kid[3 * u + 1] = children[u, 1]
-    else:
-        rt_feat[u] = 0
-        rt_thr[u] = np.inf
-        rt_kid[3 * u] = u
-        rt_kid[3 * u + 1] = u
-    rt_kid[3 * u + 2] = u
-
-
 @njit(cache=True, no_cpython_wrapper=True)
 def build_route_table(
     kind, feature, threshold, children, n_children, n_nodes, edit, rt_feat, rt_thr, rt_kid
 ):
     """Bring the table of :func:`route_block` up to date with the tree: every row
     ``0..n_nodes-1`` (``edit == TABLE_STALE``), or the rows of the leaf ``edit`` that split and
-    of its new children."""
-    if edit == TABLE_STALE:
-        for u in range(n_nodes):
-            _table_row(kind, feature, threshold, children, u, rt_feat, rt_thr, rt_kid)
-    elif edit >= 0:
-        _table_row(kind, feature, threshold, children, edit, rt_feat, rt_thr, rt_kid)
-        for b in range(n_children[edit]):
-            c = children[edit, b]
-            if c >= 0:
-                _table_row(kind, feature, threshold, children, c, rt_feat, rt_thr, rt_kid)
+    of its new children.  Row ``u`` holds a feature, a threshold and three successors, for
+    x <= threshold, x > threshold and a missing x: a numeric test leads to its children (a
+    missing value stops at it); anything else (a leaf, a nominal test, a free row) leads to
+    itself."""
+    stale = edit == TABLE_STALE
+    n_rows = n_nodes if stale else (n_children[edit] + 1 if edit >= 0 else 0)
+    for q in range(n_rows):  # (one loop, one copy of its body: compile time)
+        u = q if stale else (edit if q == 0 else children[edit, q - 1])
+        if u < 0:
+            continue
+        if kind[u] == NUMERIC:
+            rt_feat[u] = feature[u]
+            rt_thr[u] = threshold[u]
+            rt_kid[3 * u] = children[u, 0]
+            rt_kid[3 * u + 1] = children[u, 1]
+        else:
+            rt_feat[u] = 0
+            rt_thr[u] = np.inf
+            rt_kid[3 * u] = u
+            rt_kid[3 * u + 1] = u
+        rt_kid[3 * u + 2] = u
 
 
 @njit(inline="always")
