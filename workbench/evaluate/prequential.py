@@ -97,9 +97,8 @@ def _cumulative_right(correct: np.ndarray) -> np.ndarray:
 def _tally(y: np.ndarray, pred: np.ndarray, n_classes: int, every: int, window: int):
     """What :func:`prequential` reports of its predictions, from one compiled pass over them:
     (right answers, confusion matrix, t, the running accuracy at t, the accuracy over the last
-    ``window`` rows at t).  (Those took a few
-    NumPy passes and temporaries: 0.8 ms per 200,000 rows, 3% of a Hoeffding tree's whole run
-    on SEA.)"""
+    ``window`` rows at t).  (Those took a few NumPy passes and temporaries: 0.8 ms per 200,000
+    rows, 3% of a Hoeffding tree's whole run on SEA.)"""
     n = y.shape[0]
     t = np.arange(every, n + 1, every, dtype=np.int64)
     lo = np.maximum(t - window, 0)
