@@ -698,10 +698,12 @@ def test_block_router_stops_where_the_numeric_tests_end(stream):
 
 @pytest.mark.parametrize("learner", ["ht", "efdt"])
 def test_block_router_leaves_test_then_train_unchanged(learner):
-    """Test-then-train in one call (rows routed ahead, the table kept up through splits and, for
-    EFDT, built again after re-evaluations) against one row at a time (a call shorter than a
-    block routes row by row: engine.run_stream), with missing values: the same predictions and
-    the same tree, bit for bit."""
+    """Test-then-train in one call (the Hoeffding tree's rows routed ahead, the table kept up
+    through its splits; EFDT's loop, which does not route ahead, through its re-evaluations)
+    against one row at a time (a call shorter than a block routes row by row:
+    engine.run_stream), with missing values: the same predictions and the same tree, bit for
+    bit.  (A reset's routing afresh is checked by the reference outputs of the drift runs,
+    test_engine_regression.)"""
     from workbench.learners import EFDT
 
     X, y = streams.sea(12_000, seed=8)

@@ -259,7 +259,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min,
                                     ddm_strict):
                         reset_tree(T, root)
-                        hi = i + 1   # the next rows are routed afresh, through a new table
+                        hi = i + 1   # the block's leaves are freed rows now: route afresh
                         edit = TABLE_STALE
                         leaf, _depth, _forked = route(kind, feature, threshold, children,
                                                       n_children, class_counts, root, X, i, True,
@@ -296,7 +296,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     hi = i + 1
                     edit = TABLE_STALE
             if due and attempt_split(T, C, leaf, merits, cuts, post):
-                hi = i + 1         # the next rows are routed afresh
+                # the next rows are routed afresh through the table's new rows (for speed only:
+                # a row whose block ended at this leaf would go on from it, now a test)
+                hi = i + 1
                 edit = leaf if edit == TABLE_CURRENT else TABLE_STALE
         if want_leaves:
             countdown = sample_leaves(meta, leaves, countdown, every, i)

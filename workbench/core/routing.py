@@ -128,7 +128,10 @@ route_inline = njit(inline="always")(_route)
 # side without a branch, whose load chains overlap), and an edit of the tree (a split, a
 # re-evaluation, a reset) sends the rest of the block back to it.  A walk stops at a nominal
 # test and at a missing value, where the branch depends on the children's weights, which
-# change as rows are learned; :func:`route` goes on from there.
+# change as rows are learned; :func:`route` goes on from there.  The same holds for a row
+# whose block ended at a leaf that has split since: it goes on from that node, so a split needs
+# the table's update for speed, not for correctness.  A reset or a subtree's removal frees rows
+# (which may be reused), and the block must then be routed afresh.
 
 #: the table's state (``build_route_table``'s ``edit``): to be built afresh, up to date; a leaf
 #: that split since it was built is given by its row
