@@ -12,7 +12,7 @@ MOA's trees then test ``x == v`` (``binary_nominal=True`` offers binary tests on
 
 Split decision (:func:`split_decision`): the leaf splits on its best feature when
 ``G(best) - G(second best) > factor * eps`` or when ``eps < tau`` (tie), with ``eps`` from the
-bound policy ``P_BOUND`` (:func:`split_epsilon`).  VFDT (Domingos and Hulten 2000): factor 1 and
+bound policy ``P_BOUND`` (:func:`epsilon_at`).  VFDT (Domingos and Hulten 2000): factor 1 and
 the Hoeffding bound ``eps = sqrt(R^2 ln(1/delta) / (2 n))`` (004 eq. (1)), n the leaf's weight
 and R the criterion's range.  C-Tree (000 Algorithm 1, line 6, with argmin read for argmax):
 factor 2, since each of the two estimates may be off by eps.
@@ -147,94 +147,133 @@ def node_range(params, cls_len, class_counts, kind, node):
     return math.log(max(L, 2)) / LN2  # MOA's Utils.log2
 
 
-@njit(cache=True, no_cpython_wrapper=True)
-def split_epsilon(T, C, node, n):
+@njit(inline="always")
+def epsilon_at(T, C, node, n):
     """Radius of the confidence interval at a node of weight n, per the bound policy.  The
     Hoeffding bound is computed as MOA computes it, sqrt(R^2 ln(1/delta) / (2 n)), with R from
-    :func:`node_range`."""
-    bound = int(C.params[P_BOUND])
+    :func:`node_range`.  Written into the caller: the built-in bounds take the arrays they read
+    (:func:`builtin_epsilon`), and only a user's bound or criterion range gets the tree
+    (:func:`user_split_epsilon`), which a call pays for with two atomic reference counts per
+    array (see :func:`feature_candidates`)."""
+    if takes_user_epsilon(C.params):
+        return user_split_epsilon(T, C, node, n)
+    return builtin_epsilon(
+        C.params,
+        C.nom_index.shape[0],
+        T.cls_len,
+        T.class_counts,
+        T.kind,
+        T.depth,
+        T.meta[M_T],
+        node,
+        n,
+    )
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def split_epsilon(T, C, node, n):
+    """:func:`epsilon_at` as a call (the forest's kernels)."""
+    return epsilon_at(T, C, node, n)
+
+
+@njit(inline="always")
+def takes_user_epsilon(params):
+    """A user's bound, or the built-in Hoeffding bound with a user criterion's range."""
+    bound = int(params[P_BOUND])
+    return bound >= BOUND_USER or (params[P_CRITERION] > CRIT_LAST and bound == BOUND_HOEFFDING)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def user_split_epsilon(T, C, node, n):
+    """:func:`epsilon_at` for a user's bound, or a user criterion's R (custom.py): R is the
+    built-in criterion's range as the built-in bounds see it (:func:`node_range`), or the one
+    the user gave."""
     crit = int(C.params[P_CRITERION])
-    if bound >= BOUND_USER or (crit > CRIT_LAST and bound == BOUND_HOEFFDING):
-        # a user's bound, or a user criterion's R: custom.py; R is the built-in criterion's
-        # range as the built-in bounds see it (node_range), or the one the user gave
-        R = (
-            C.params[P_CRITERION_RANGE]
-            if crit > CRIT_LAST
-            else node_range(C.params, T.cls_len, T.class_counts, T.kind, node)
-        )
-        return user_epsilon(T, C, node, n, R)
-    n_classes = T.class_counts.shape[1]
-    delta = C.params[P_DELTA]
-    t = max(T.meta[M_T], 1)
-    d = C.nom_index.shape[0]
+    R = (
+        C.params[P_CRITERION_RANGE]
+        if crit > CRIT_LAST
+        else node_range(C.params, T.cls_len, T.class_counts, T.kind, node)
+    )
+    return user_epsilon(T, C, node, n, R)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n):
+    """:func:`epsilon_at` under the built-in bounds (``d`` features, ``t_learned`` instances
+    learned by the tree)."""
+    bound = int(params[P_BOUND])
+    crit = int(params[P_CRITERION])
+    n_classes = class_counts.shape[1]
+    delta = params[P_DELTA]
+    t = max(t_learned, 1)
     if bound == BOUND_MCDIARMID:
         return mcdiarmid_entropy_nb(n, delta, n_classes)
     if bound == BOUND_CTREE:
         if delta <= 0.0:  # Remark 1 of 000: delta = 1/t
             delta = 1.0 / t
-        kind = BOUND_GINI
+        kind_b = BOUND_GINI
         if crit == CRIT_ENTROPY_HALF:
-            kind = BOUND_ENTROPY
+            kind_b = BOUND_ENTROPY
         elif crit == CRIT_KM:
-            kind = BOUND_KEARNS_MANSOUR
-        return ctree_epsilon_nb(n, delta, T.depth[node], t, d, kind)
+            kind_b = BOUND_KEARNS_MANSOUR
+        return ctree_epsilon_nb(n, delta, depth[node], t, d, kind_b)
     if bound == BOUND_CTREE_PRACTICAL:
-        return ctree_practical_nb(n, T.depth[node], t, d, C.params[P_C])
-    R = node_range(C.params, T.cls_len, T.class_counts, T.kind, node)
+        return ctree_practical_nb(n, depth[node], t, d, params[P_C])
+    R = node_range(params, cls_len, class_counts, kind, node)
     return hoeffding_moa_nb(n, delta, R)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def n_observed_classes(T, node):
+def n_observed_classes(class_counts, node):
     c = 0
-    for k in range(T.class_counts.shape[1]):
-        if T.class_counts[node, k] > 0.0:
+    for k in range(class_counts.shape[1]):
+        if class_counts[node, k] > 0.0:
             c += 1
     return c
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_post(T, s, m, card, post):
+def nominal_post(nom, s, m, card, post):
     """Class distribution per value of nominal feature m at slot s into ``post[:card]``."""
     for v in range(card):
         for k in range(post.shape[1]):
-            post[v, k] = T.nom[s, m, v, k]
+            post[v, k] = nom[s, m, v, k]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_binary_post(T, s, m, v, post):
+def nominal_binary_post(nom, nom_w, s, m, v, post):
     """Class distribution of ``x == v`` (``post[0]``) and of the other values (``post[1]``)."""
     for k in range(post.shape[1]):
-        post[0, k] = T.nom[s, m, v, k]
-        post[1, k] = T.nom_w[s, m, k] - T.nom[s, m, v, k]
+        post[0, k] = nom[s, m, v, k]
+        post[1, k] = nom_w[s, m, k] - nom[s, m, v, k]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def values_seen(T, s, m):
+def values_seen(nom_nv, s, m):
     """MOA's ``maxAttValsObserved`` of nominal feature m at slot s: the highest code any class
     has shown, plus one."""
     nv = 0.0
-    for k in range(T.nom_nv.shape[2]):
-        nv = max(nv, T.nom_nv[s, m, k])
+    for k in range(nom_nv.shape[2]):
+        nv = max(nv, nom_nv[s, m, k])
     return int(nv)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def code_weight(T, s, m, v):
+def code_weight(nom, s, m, v):
     """Weight of code v of nominal feature m at slot s (all classes)."""
     w = 0.0
-    for k in range(T.nom.shape[3]):
-        w += T.nom[s, m, v, k]
+    for k in range(nom.shape[3]):
+        w += nom[s, m, v, k]
     return w
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def moa_multiway(T, s, m, card, post, pre_imp, frac):
+def moa_multiway(nom, s, m, card, post, pre_imp, frac):
     """Information gain of the multiway split on nominal feature m at slot s, as MOA's
     ``InfoGainSplitCriterion`` computes it (each branch's weight, their total, the branches
     above ``frac``, the weighted entropies in branch order); leaves branch b's weight and
     entropy in ``post[b, 0]`` and ``post[b, 1]`` for :func:`moa_binary_from_multiway`."""
-    counts = T.nom[s, m]
+    counts = nom[s, m]
     total = 0.0
     weighted = 0.0  # sum of weight x entropy, in branch order
     for b in range(card):
@@ -254,7 +293,7 @@ def moa_multiway(T, s, m, card, post, pre_imp, frac):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def binary_cannot_win(T, s, m, v, n_values, post, limit):
+def binary_cannot_win(nom, nom_w, s, m, v, n_values, post, limit):
     """True where ``x == v`` surely gains less than the multiway split on nominal feature m,
     also in floating point, so that computing it would change nothing.  The multiway split
     gains D / N more, D = w_rest H(rest) - sum_{u != v} w_u H(u) = sum_{u != v} w_u
@@ -267,10 +306,10 @@ def binary_cannot_win(T, s, m, v, n_values, post, limit):
     codes are summed in order until it does (usually the first): K products and one division
     each, against the K + 1 logarithms of scoring ``x == v``.  ``post[u, 0]`` holds code u's
     weight (:func:`moa_multiway`)."""
-    K = T.nom.shape[3]
+    K = nom.shape[3]
     w_rest = 0.0
     for k in range(K):
-        w_rest += T.nom_w[s, m, k] - T.nom[s, m, v, k]
+        w_rest += nom_w[s, m, k] - nom[s, m, v, k]
     if w_rest <= 0.0:
         return False
     bar = limit * w_rest * w_rest
@@ -281,7 +320,7 @@ def binary_cannot_win(T, s, m, v, n_values, post, limit):
             continue
         d = 0.0
         for k in range(K):
-            d += abs(T.nom[s, m, u, k] * w_rest - (T.nom_w[s, m, k] - T.nom[s, m, v, k]) * w_u)
+            d += abs(nom[s, m, u, k] * w_rest - (nom_w[s, m, k] - nom[s, m, v, k]) * w_u)
         acc += d * d / w_u
         if acc > bar:
             return True
@@ -289,14 +328,14 @@ def binary_cannot_win(T, s, m, v, n_values, post, limit):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac):
+def moa_binary_from_multiway(nom, nom_w, s, m, v, post, pre_imp, frac):
     """Information gain of ``x == v`` against the rest, MOA's arithmetic, the equal branch's
     weight and entropy taken from :func:`moa_multiway` (the same numbers MOA computes for it)."""
     w_eq = post[v, 0]
     h = 0.0
     w_ne = 0.0
-    for k in range(T.nom.shape[3]):
-        c = T.nom_w[s, m, k] - T.nom[s, m, v, k]  # the other codes' counts (exact integers)
+    for k in range(nom.shape[3]):
+        c = nom_w[s, m, k] - nom[s, m, v, k]  # the other codes' counts (exact integers)
         if c > 0.0:
             h -= c * (math.log(c) / LN2)
             w_ne += c
@@ -308,7 +347,7 @@ def moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
+def nominal_candidate(params, nom, nom_w, nom_nv, s, m, card, binary, post, pre_total, pre_imp):
     """Best split of nominal feature m at a leaf, as MOA's ``NominalAttributeClassObserver``
     suggests it: (merit, v) for the binary test ``x == v``, or (merit, NaN) for the multiway
     split.  The multiway split (unless ``binary``) comes first; each ``x == v`` for the codes
@@ -321,13 +360,12 @@ def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
     Under information gain the multiway split's per-branch entropies and weights are kept
     (:func:`moa_multiway`), and each ``x == v`` reuses its branch v, in MOA's order of
     operations (K + 1 logarithms), where it could win (:func:`binary_cannot_win`)."""
-    s = T.stats_slot[node]
-    crit = int(C.params[P_CRITERION])
-    frac = C.params[P_MIN_BRANCH_FRAC]
-    K = T.class_counts.shape[1]
-    n_values = min(values_seen(T, s, m), card)
+    crit = int(params[P_CRITERION])
+    frac = params[P_MIN_BRANCH_FRAC]
+    K = nom.shape[3]
+    n_values = min(values_seen(nom_nv, s, m), card)
     if not binary and crit == CRIT_INFO_GAIN and K >= 2:
-        best = moa_multiway(T, s, m, card, post, pre_imp, frac)  # post[b]: weight, entropy
+        best = moa_multiway(nom, s, m, card, post, pre_imp, frac)  # post[b]: weight, entropy
         best_v = np.nan
         filled = 0  # codes with instances
         for v in range(n_values):
@@ -341,9 +379,9 @@ def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
         limit = 2.0 * LN2 * 1e-9 * n * (1.0 + math.log(K) / LN2)
         for v in range(n_values):
             if post[v, 0] > 0.0:
-                if best > -np.inf and binary_cannot_win(T, s, m, v, n_values, post, limit):
+                if best > -np.inf and binary_cannot_win(nom, nom_w, s, m, v, n_values, post, limit):
                     continue
-                g = moa_binary_from_multiway(T, s, m, v, post, pre_imp, frac)
+                g = moa_binary_from_multiway(nom, nom_w, s, m, v, post, pre_imp, frac)
                 if g > best:
                     best = g
                     best_v = v
@@ -352,15 +390,15 @@ def nominal_candidate(T, C, node, m, card, binary, post, pre_total, pre_imp):
     best_v = 0.0 if binary else np.nan
     filled = 0
     for v in range(n_values):
-        if code_weight(T, s, m, v) > 0.0:
+        if code_weight(nom, s, m, v) > 0.0:
             filled += 1
     if not binary:
-        nominal_post(T, s, m, card, post)
+        nominal_post(nom, s, m, card, post)
         best = split_merit(pre_total, pre_imp, post, card, crit, frac)
     for v in range(n_values):
-        if code_weight(T, s, m, v) <= 0.0 or (not binary and filled < 3):
+        if code_weight(nom, s, m, v) <= 0.0 or (not binary and filled < 3):
             continue  # an empty branch; or x == v is the multiway split
-        nominal_binary_post(T, s, m, v, post)
+        nominal_binary_post(nom, nom_w, s, m, v, post)
         g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
         if g > best:
             best = g
@@ -422,40 +460,62 @@ def numeric_best_cut(
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def feature_candidates(T, C, node, merits, cuts, post):
-    """Best merit (and cut, NaN for a multiway split) of every feature at a leaf.
+def feature_candidates(
+    params,
+    cut_table,
+    nom_index,
+    nom_card,
+    class_counts,
+    g_w,
+    g_mean,
+    g_m2,
+    g_min,
+    g_max,
+    nom,
+    nom_w,
+    nom_nv,
+    s,
+    node,
+    merits,
+    cuts,
+    post,
+):
+    """Best merit (and cut, NaN for a multiway split) of every feature at ``node``, whose
+    statistics are in slot ``s``.
 
-    ``post`` is scratch of shape [B, K]; features without statistics get merit -inf.
+    ``post`` is scratch of shape [B, K]; features without statistics get merit -inf.  It and
+    the helpers it calls take the arrays they read, not the tree: a call that takes the tree
+    costs two atomic reference counts for each of its ~35 arrays, and they run for every
+    feature at every split attempt and re-evaluation (:func:`candidates_at` passes the tree's).
     """
     d = merits.shape[0]
-    s = T.stats_slot[node]
     for j in range(d):
         merits[j] = -np.inf
         cuts[j] = np.nan
     if s < 0:
         return
-    crit = int(C.params[P_CRITERION])
-    binary = C.params[P_BINARY_NOMINAL] > 0
+    crit = int(params[P_CRITERION])
+    binary = params[P_BINARY_NOMINAL] > 0
     # the leaf's own weight and impurity, once for every candidate
     pre_total = 0.0
-    for k in range(T.class_counts.shape[1]):
-        pre_total += T.class_counts[node, k]
-    pre_imp = impurity_row(T.class_counts, node, crit)
+    for k in range(class_counts.shape[1]):
+        pre_total += class_counts[node, k]
+    pre_imp = impurity_row(class_counts, node, crit)
     for j in range(d):
-        m = C.nom_index[j]
+        m = nom_index[j]
         if m >= 0:
             merits[j], cuts[j] = nominal_candidate(
-                T, C, node, m, C.nom_card[m], binary, post, pre_total, pre_imp
+                params, nom, nom_w, nom_nv, s, m, nom_card[m], binary, post, pre_total, pre_imp
             )
         else:
             merits[j], cuts[j] = numeric_best_cut(
-                C.params,
-                C.cuts,
-                T.g_w,
-                T.g_mean,
-                T.g_m2,
-                T.g_min,
-                T.g_max,
+                params,
+                cut_table,
+                g_w,
+                g_mean,
+                g_m2,
+                g_min,
+                g_max,
                 s,
                 j,
                 post,
@@ -464,24 +524,49 @@ def feature_candidates(T, C, node, merits, cuts, post):
             )
 
 
+@njit(inline="always")
+def candidates_at(T, C, node, merits, cuts, post):
+    """:func:`feature_candidates` at ``node`` of the tree (written into the caller)."""
+    feature_candidates(
+        C.params,
+        C.cuts,
+        C.nom_index,
+        C.nom_card,
+        T.class_counts,
+        T.g_w,
+        T.g_mean,
+        T.g_m2,
+        T.g_min,
+        T.g_max,
+        T.nom,
+        T.nom_w,
+        T.nom_nv,
+        T.stats_slot[node],
+        node,
+        merits,
+        cuts,
+        post,
+    )
+
+
 @njit(cache=True, no_cpython_wrapper=True)
-def leaf_weight(T, node):
+def leaf_weight(class_counts, node):
     n = 0.0
-    for k in range(T.class_counts.shape[1]):
-        n += T.class_counts[node, k]
+    for k in range(class_counts.shape[1]):
+        n += class_counts[node, k]
     return n
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def has_candidate(C, cuts, j):
+def has_candidate(nom_index, cuts, j):
     """Does MOA offer a candidate split for feature j at a leaf whose split search filled
     ``cuts``?  Every nominal feature (its observer exists once the leaf learned an instance);
     a numeric one once the Gaussian observer has a cut point inside its (min, max)."""
-    return C.nom_index[j] >= 0 or not np.isnan(cuts[j])
+    return nom_index[j] >= 0 or not np.isnan(cuts[j])
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def moa_best_two(C, merits, cuts):
+def moa_best_two(nom_index, merits, cuts):
     """MOA's best and second-best suggestion: MOA lists the null split first, then each feature
     with a candidate (:func:`has_candidate`), in order, sorts the list by merit with a stable
     sort and takes the last two; so ties go to the later entry.  Returns (best, second) as
@@ -496,7 +581,7 @@ def moa_best_two(C, merits, cuts):
         idx = d
         g = NULL_MERIT
         if i >= 0:
-            if not has_candidate(C, cuts, i):
+            if not has_candidate(nom_index, cuts, i):
                 continue
             idx = i
             g = merits[i]
@@ -523,7 +608,7 @@ def last_best(merits):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def record_merits(T, C, node, merits, cuts, at_leaf):
+def record_merits(params, nom_index, merit_sum, merit_n, s, merits, cuts, at_leaf):
     """``MERITS_MOA``: one more split attempt at ``node``.  Each feature with a candidate
     (:func:`has_candidate`) adds its best merit to the node's sum, and the null split its merit
     (:data:`NULL_MERIT`) to the last column (a leaf under ``NULL_SUM_CLAMPED`` keeps
@@ -532,28 +617,27 @@ def record_merits(T, C, node, merits, cuts, at_leaf):
     or by the number of candidates, the null split included (``ATTEMPTS_PER_CANDIDATE``, 004's
     VFDT).  A merit of -inf (no split sends enough weight down two branches; the null split
     under the minimum branch fraction) stays in the sum for good, as in MOA."""
-    s = T.stats_slot[node]
     d = merits.shape[0]
     n_candidates = 1.0
     for j in range(d):
-        if has_candidate(C, cuts, j):
-            T.merit_sum[s, j] += merits[j]
+        if has_candidate(nom_index, cuts, j):
+            merit_sum[s, j] += merits[j]
             n_candidates += 1.0
-    if at_leaf and C.params[P_NULL_SUM] == NULL_SUM_CLAMPED:
-        T.merit_sum[s, d] = max(0.0, T.merit_sum[s, d] + NULL_MERIT)
+    if at_leaf and params[P_NULL_SUM] == NULL_SUM_CLAMPED:
+        merit_sum[s, d] = max(0.0, merit_sum[s, d] + NULL_MERIT)
     else:
-        T.merit_sum[s, d] += NULL_MERIT
-    T.merit_n[s] += n_candidates if C.params[P_ATTEMPTS] == ATTEMPTS_PER_CANDIDATE else 1.0
+        merit_sum[s, d] += NULL_MERIT
+    merit_n[s] += n_candidates if params[P_ATTEMPTS] == ATTEMPTS_PER_CANDIDATE else 1.0
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def mean_merit(T, node, j):
+def mean_merit(merit_sum, merit_n, s, j):
     """``MERITS_MOA``: feature j's merit sum at ``node`` (j = d: the null split's) over its
     attempts since the node last changed.  A node keeps its sums when it splits or its split is
     replaced, but its count of attempts starts again from zero (MOA makes a new node object and
-    carries over only the sums), so the ratio can exceed every single merit in it."""
-    s = T.stats_slot[node]
-    return T.merit_sum[s, j] / T.merit_n[s]
+    carries over only the sums), so the ratio can exceed every single merit in it.  (``s``:
+    the node's statistics slot.)"""
+    return merit_sum[s, j] / merit_n[s]
 
 
 #: Merit of MOA's null-split suggestion (pre-pruning: the one-branch "split" holding the leaf's
@@ -563,38 +647,55 @@ NULL_MERIT = -np.inf
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def nominal_used_above(T, C, node, j):
+def nominal_used_above(nom_index, parent, kind, feature, replaced, node, j):
     """MOA's EFDT (``usedNominalAttributes``): is nominal feature j on the leaf's list of used
     attributes?  A leaf made by a split inherits its parent's list (as a leaf) plus the split's
     attribute when the test is nominal; a numeric test gives its children an empty list, and
     the children of a test installed by a re-evaluation get only that test's attribute."""
-    if C.nom_index[j] < 0:
+    if nom_index[j] < 0:
         return False
     u = node
-    while T.parent[u] >= 0:
-        p = T.parent[u]
-        if T.kind[p] == NUMERIC:
+    while parent[u] >= 0:
+        p = parent[u]
+        if kind[p] == NUMERIC:
             return False
-        if T.feature[p] == j:
+        if feature[p] == j:
             return True
-        if T.replaced[p] == 1:
+        if replaced[p] == 1:
             return False
         u = p
     return False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, may_split):
+def leaf_outcome(
+    params,
+    nom_index,
+    depth,
+    parent,
+    kind,
+    feature,
+    replaced,
+    node,
+    b1,
+    b2,
+    eps,
+    quantity,
+    threshold,
+    may_split,
+):
     """The outcome of a leaf's rule (:func:`split_decision`): no split below the depth limit,
     else the verdict of ``quantity > threshold`` or a tie; ``may_split=False`` keeps the leaf
     whatever the rule says, and under ``P_USED_NOMINAL`` so does a best attribute that is a
     nominal one tested above (MOA's EFDT)."""
-    if T.depth[node] >= C.params[P_MAX_DEPTH]:
+    if depth[node] >= params[P_MAX_DEPTH]:
         return NO_SPLIT_DEPTH, b1, b2, eps, quantity, threshold
     if may_split:
-        verdict = decide(quantity, threshold, eps, C.params[P_TAU])
+        verdict = decide(quantity, threshold, eps, params[P_TAU])
         if verdict == BY_MARGIN or verdict == BY_TIE:
-            if C.params[P_USED_NOMINAL] > 0 and nominal_used_above(T, C, node, b1):
+            if params[P_USED_NOMINAL] > 0 and nominal_used_above(
+                nom_index, parent, kind, feature, replaced, node, b1
+            ):
                 return NO_SPLIT_USED, b1, b2, eps, quantity, threshold
             return (
                 SPLIT_MARGIN if verdict == BY_MARGIN else SPLIT_TIE,
@@ -608,32 +709,63 @@ def leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, may_split):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def moa_split_decision(T, C, node, merits, cuts, eps):
+def moa_split_decision(
+    params,
+    nom_index,
+    stats_slot,
+    merit_sum,
+    merit_n,
+    depth,
+    parent,
+    kind,
+    feature,
+    replaced,
+    node,
+    merits,
+    cuts,
+    eps,
+):
     """:func:`split_decision` under ``MERITS_MOA`` (MOA's EFDT AttemptToSplit): the attempt is
     recorded (:func:`record_merits`); the candidate is the suggestion of highest merit now
     (:func:`moa_best_two`), but the rule compares its mean merit (:func:`mean_merit`) with the
     null split's (best vs null) or the second's (best vs second, 004's VFDT); a best merit
     below 1e-10 never splits."""
     d = merits.shape[0]
-    if T.stats_slot[node] < 0:  # a new leaf that has not learned an instance yet
+    s = stats_slot[node]
+    if s < 0:  # a new leaf that has not learned an instance yet
         return NO_SPLIT_NO_CANDIDATE, -1, -1, eps, np.nan, np.nan
-    record_merits(T, C, node, merits, cuts, True)
-    best, second = moa_best_two(C, merits, cuts)
+    record_merits(params, nom_index, merit_sum, merit_n, s, merits, cuts, True)
+    best, second = moa_best_two(nom_index, merits, cuts)
     b2 = second if second < d else -1
     if best < 0 or best == d or merits[best] == -np.inf:
         return NO_SPLIT_NO_CANDIDATE, best if best < d else -1, b2, eps, np.nan, np.nan
-    rule = int(C.params[P_SPLIT_RULE])
+    rule = int(params[P_SPLIT_RULE])
     quantity, threshold = rule_quantity(
         rule,
-        mean_merit(T, node, best),
-        -np.inf if second < 0 else mean_merit(T, node, second),
-        mean_merit(T, node, d) if rule == RULE_BEST_VS_NULL else -np.inf,
+        mean_merit(merit_sum, merit_n, s, best),
+        -np.inf if second < 0 else mean_merit(merit_sum, merit_n, s, second),
+        mean_merit(merit_sum, merit_n, s, d) if rule == RULE_BEST_VS_NULL else -np.inf,
         np.nan,
         eps,
-        C.params[P_MARGIN_FACTOR],
+        params[P_MARGIN_FACTOR],
     )
     # MOA: a best merit below 1e-10 never splits
-    return leaf_outcome(T, C, node, best, b2, eps, quantity, threshold, merits[best] >= 1e-10)
+    return leaf_outcome(
+        params,
+        nom_index,
+        depth,
+        parent,
+        kind,
+        feature,
+        replaced,
+        node,
+        best,
+        b2,
+        eps,
+        quantity,
+        threshold,
+        merits[best] >= 1e-10,
+    )
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -645,18 +777,33 @@ def split_decision(T, C, node, merits, cuts, post):
     ``eps < tau``).  Quantity and threshold are NaN where no rule was applied.  The best and
     second best are MOA's (:func:`moa_best_two`: ties go to the later feature).
     """
-    n = leaf_weight(T, node)
+    n = leaf_weight(T.class_counts, node)
     d = merits.shape[0]
-    if n_observed_classes(T, node) < 2:
+    if n_observed_classes(T.class_counts, node) < 2:
         for j in range(d):
             merits[j] = -np.inf
             cuts[j] = np.nan
         return NO_SPLIT_PURE, -1, -1, np.inf, np.nan, np.nan
-    feature_candidates(T, C, node, merits, cuts, post)
-    eps = split_epsilon(T, C, node, n)
+    candidates_at(T, C, node, merits, cuts, post)
+    eps = epsilon_at(T, C, node, n)
     if C.params[P_MERITS] == MERITS_MOA:
-        return moa_split_decision(T, C, node, merits, cuts, eps)
-    b1, b2 = moa_best_two(C, merits, cuts)
+        return moa_split_decision(
+            C.params,
+            C.nom_index,
+            T.stats_slot,
+            T.merit_sum,
+            T.merit_n,
+            T.depth,
+            T.parent,
+            T.kind,
+            T.feature,
+            T.replaced,
+            node,
+            merits,
+            cuts,
+            eps,
+        )
+    b1, b2 = moa_best_two(C.nom_index, merits, cuts)
     if b2 == d:
         b2 = -1
     if b1 < 0 or b1 == d or merits[b1] == -np.inf:
@@ -671,7 +818,22 @@ def split_decision(T, C, node, merits, cuts, post):
         eps,
         C.params[P_MARGIN_FACTOR],
     )
-    return leaf_outcome(T, C, node, b1, b2, eps, quantity, threshold, True)
+    return leaf_outcome(
+        C.params,
+        C.nom_index,
+        T.depth,
+        T.parent,
+        T.kind,
+        T.feature,
+        T.replaced,
+        node,
+        b1,
+        b2,
+        eps,
+        quantity,
+        threshold,
+        True,
+    )
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -683,7 +845,7 @@ def current_merit(T, C, node, post):
     n_branches = branch_dists(T, C, s, T.feature[node], T.threshold[node], post)
     crit = int(C.params[P_CRITERION])
     return split_merit(
-        leaf_weight(T, node),
+        leaf_weight(T.class_counts, node),
         impurity_row(T.class_counts, node, crit),
         post,
         n_branches,
@@ -693,17 +855,17 @@ def current_merit(T, C, node, post):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def reevaluation_outcome(T, C, node, best, g_best, g_cur, eps):
+def reevaluation_outcome(params, feature, node, best, g_best, g_cur, eps):
     """The re-evaluation rule (``P_REEVAL_RULE``) on the best's and the current split's merits:
     (outcome ``REEVAL_*``, best, eps, quantity, threshold)."""
-    rule = int(C.params[P_REEVAL_RULE])
+    rule = int(params[P_REEVAL_RULE])
     quantity, threshold = rule_quantity(rule, g_best, -np.inf, -np.inf, g_cur, eps, 1.0)
-    tau = C.params[P_TAU]
+    tau = params[P_TAU]
     verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
     if verdict == BY_MARGIN or verdict == BY_TIE:
         if best < 0:
             return REEVAL_KILL, best, eps, quantity, threshold
-        if best != T.feature[node]:
+        if best != feature[node]:
             return REEVAL_REPLACE, best, eps, quantity, threshold
     return REEVAL_KEEP, best, eps, quantity, threshold
 
@@ -717,10 +879,10 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
     threshold).  The same attribute winning again keeps the node as it is.  With the merits of
     the statistics now (``MERITS_CURRENT``) the null split has gain 0 and wins when no attribute
     has a positive gain; with MOA's sums see :func:`moa_reevaluate_decision`."""
-    n = leaf_weight(T, node)
+    n = leaf_weight(T.class_counts, node)
     if C.params[P_MERITS] == MERITS_MOA:
         return moa_reevaluate_decision(T, C, node, merits, cuts, post, n)
-    if n_observed_classes(T, node) < 2:
+    if n_observed_classes(T.class_counts, node) < 2:
         for j in range(merits.shape[0]):
             merits[j] = -np.inf
             cuts[j] = np.nan
@@ -728,16 +890,16 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
         g_cur = current_merit(T, C, node, post)
         return REEVAL_KEEP, -1, np.inf, NULL_GAIN - g_cur, np.inf
     d = merits.shape[0]
-    feature_candidates(T, C, node, merits, cuts, post)
-    b1, _b2 = moa_best_two(C, merits, cuts)
+    candidates_at(T, C, node, merits, cuts, post)
+    b1, _b2 = moa_best_two(C.nom_index, merits, cuts)
     g_cur = current_merit(T, C, node, post)
-    eps = split_epsilon(T, C, node, n)
+    eps = epsilon_at(T, C, node, n)
     best = -1
     g_best = NULL_GAIN
     if 0 <= b1 < d and merits[b1] > NULL_GAIN:
         best = b1
         g_best = merits[b1]
-    return reevaluation_outcome(T, C, node, best, g_best, g_cur, eps)
+    return reevaluation_outcome(C.params, T.feature, node, best, g_best, g_cur, eps)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -750,20 +912,21 @@ def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
     re-evaluation on).  The rule compares mean merits, the current split's being its
     *feature's* mean (the best cut of that feature, not the installed one), with the range R the
     node had when it got its test (:func:`node_range`)."""
-    if T.stats_slot[node] < 0:
+    s = T.stats_slot[node]
+    if s < 0:
         return REEVAL_KEEP, -1, np.inf, np.nan, np.nan
     d = merits.shape[0]
-    feature_candidates(T, C, node, merits, cuts, post)
-    record_merits(T, C, node, merits, cuts, False)
-    eps = split_epsilon(T, C, node, n)
-    b, _second = moa_best_two(C, merits, cuts)
+    candidates_at(T, C, node, merits, cuts, post)
+    record_merits(C.params, C.nom_index, T.merit_sum, T.merit_n, s, merits, cuts, False)
+    eps = epsilon_at(T, C, node, n)
+    b, _second = moa_best_two(C.nom_index, merits, cuts)
     best = -1
-    g_best = mean_merit(T, node, d)
+    g_best = mean_merit(T.merit_sum, T.merit_n, s, d)
     if 0 <= b < d:
         best = b
-        g_best = mean_merit(T, node, b)
-    g_cur = mean_merit(T, node, T.feature[node])
-    return reevaluation_outcome(T, C, node, best, g_best, g_cur, eps)
+        g_best = mean_merit(T.merit_sum, T.merit_n, s, b)
+    g_cur = mean_merit(T.merit_sum, T.merit_n, s, T.feature[node])
+    return reevaluation_outcome(C.params, T.feature, node, best, g_best, g_cur, eps)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -820,9 +983,10 @@ def explain_reevaluation(T, C, node, merits, cuts, post):
     keep = _saved_merits(T, node)
     outcome, best, eps, quantity, threshold = reevaluate_decision(T, C, node, merits, cuts, post)
     moa = C.params[P_MERITS] == MERITS_MOA
-    g_best = mean_merit(T, node, merits.shape[0]) if moa else NULL_GAIN
+    s = T.stats_slot[node]
+    g_best = mean_merit(T.merit_sum, T.merit_n, s, merits.shape[0]) if moa else NULL_GAIN
     if best >= 0:
-        g_best = mean_merit(T, node, best) if moa else merits[best]
+        g_best = mean_merit(T.merit_sum, T.merit_n, s, best) if moa else merits[best]
     _restore_merits(T, node, keep)
     return outcome, best, eps, quantity, threshold, g_best, g_best - quantity
 
@@ -938,10 +1102,10 @@ def branch_dists(T, C, s, j, cut, post):
     into ``post``; returns the number of branches."""
     m = C.nom_index[j]
     if is_binary_nominal(C, m, cut):
-        nominal_binary_post(T, s, m, int(cut), post)
+        nominal_binary_post(T.nom, T.nom_w, s, m, int(cut), post)
         return 2
     if m >= 0:
-        nominal_post(T, s, m, C.nom_card[m], post)
+        nominal_post(T.nom, s, m, C.nom_card[m], post)
         return C.nom_card[m]
     gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
     return 2
