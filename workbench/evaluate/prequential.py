@@ -165,7 +165,7 @@ def prequential(
     """
     from .._functions import UserFunctionError
     from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
-    from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, strategy_rng
+    from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, drift_state, strategy_rng
 
     if (
         getattr(model, "n_classes", 0) is None
@@ -213,18 +213,20 @@ def prequential(
         )
         strat = strategy if strategy is not None else None
         queried = np.zeros(n, np.int8)
-        ddm = np.zeros(4)
-        ddm[2:] = np.inf
+        # 003's Frugal rule on count leaves gets None: the loop's variant that decides from
+        # the counts, without the strategy call (workbench.core.engine.strategy_rng), and
+        # without the drift step where drift is not detected (engine.drift_state)
+        rng = (
+            strategy_rng(getattr(model, "_config", None), strat)
+            if strat is not None
+            else np.zeros(4, np.uint64)
+        )
         active = (
             control,
             strat.params if strat else np.zeros(N_SPARAMS_MAX),
             strat.state if strat else np.ones(1),
-            # 003's Frugal rule on count leaves gets None: the loop's variant that decides
-            # from the counts, without the strategy call (workbench.core.engine.strategy_rng)
-            strategy_rng(getattr(model, "_config", None), strat)
-            if strat is not None
-            else np.zeros(4, np.uint64),
-            ddm,
+            rng,
+            drift_state(drift_detection, rng),
             counters,
             queried,
         )

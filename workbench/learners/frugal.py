@@ -119,6 +119,7 @@ class FrugalHoeffdingTree(BaseTree):
             self._learn_all(X[:k], y[:k])
         if k < n:
             rule = self._frugal_rule()
+            rng = engine.strategy_rng(self._config, rule)
             self._run(
                 engine.prequential,
                 n,
@@ -131,8 +132,9 @@ class FrugalHoeffdingTree(BaseTree):
                 rule.params,
                 rule.state,
                 # Laplace or MC leaves: None, the kernel's variant that decides from the counts
-                engine.strategy_rng(self._config, rule),
-                np.zeros(4),
+                # (and then no drift step: engine.drift_state)
+                rng,
+                engine.drift_state(False, rng),
                 self._frugal_counters,
                 _NO_INT8,
                 start=k,
