@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from numba import njit
 
 from workbench import active, evaluate, streams
 from workbench._rng import seed_state
@@ -174,6 +175,47 @@ def test_frugal_budget_caps_the_queries_as_a_replay_does():
 
 
 # ----------------------------------------------------------------------------- alpha = 1
+@njit
+def _margin_below_09(counts, proba, budget, queried, seen, rng, params, state):
+    """003's rule at alpha = 0.9 as a user's rule: the two largest probabilities, sorted."""
+    top = np.sort(proba)[::-1]
+    return top[0] - top[1] < 0.9
+
+
+def test_frugal_count_path_with_drift_detection_is_the_general_path():
+    """Without drift detection the count-leaf variant of the loop (rng None) leaves the drift
+    step out (engine.drift_state); with it, that variant must keep DDM and the tree reset, and
+    query, reset and predict exactly as the general strategy path does with the same rule
+    written as a user's rule (its own margin from the probabilities).  SEA switches concept
+    twice, so that DDM fires."""
+    from workbench.core import engine
+
+    X, y = streams.sea(24_000, seed=4, concepts=[0, 3, 1], drift_every=8_000)[:2]
+    kw = dict(leaf_prediction="laplace", grace_period=50)
+    model = HoeffdingTree(3, 2, **kw)
+    count = evaluate.prequential(model, X, y, strategy=active.Frugal(0.9), drift_detection=True)
+    assert engine.strategy_rng(model._config, active.Frugal(0.9)) is None  # the count path
+    general = evaluate.prequential(
+        HoeffdingTree(3, 2, **kw),
+        X,
+        y,
+        strategy=active.Custom(_margin_below_09),
+        drift_detection=True,
+    )
+    assert count.n_drifts >= 1
+    assert (count.n_drifts, count.n_warnings) == (general.n_drifts, general.n_warnings)
+    assert np.array_equal(count.queried, general.queried)
+    assert np.array_equal(count.predictions, general.predictions)
+    # without detection the count path runs without the drift step, and still as the general
+    quiet = evaluate.prequential(HoeffdingTree(3, 2, **kw), X, y, strategy=active.Frugal(0.9))
+    general_quiet = evaluate.prequential(
+        HoeffdingTree(3, 2, **kw), X, y, strategy=active.Custom(_margin_below_09)
+    )
+    assert quiet.n_drifts == 0 and np.array_equal(quiet.queried, general_quiet.queried)
+    assert np.array_equal(quiet.predictions, general_quiet.predictions)
+    assert not np.array_equal(quiet.predictions, count.predictions)  # the resets mattered
+
+
 @pytest.mark.parametrize("stream", ["sea", "electricity"])
 def test_alpha_one_is_the_laplace_hoeffding_tree(stream):
     if stream == "sea":
