@@ -176,6 +176,7 @@ def main(argv=None) -> int:
         child(args)
         return 0
     workdir = args.workdir or tempfile.mkdtemp(prefix="profile_kernel_")
+    Path(workdir).mkdir(parents=True, exist_ok=True)
     user = list(argv if argv is not None else sys.argv[1:])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     me = [sys.executable, str(Path(__file__).resolve())]

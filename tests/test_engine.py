@@ -726,3 +726,45 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
     assert fast.n_leaves > 15 and fast.tree.meta[st.M_DEPTH] >= 6
     if learner == "efdt":
         assert fast.tree.meta[st.M_N_SPLITS] > fast.n_leaves - 1  # re-evaluations edited it
+
+
+@pytest.mark.parametrize("stream", ["sea", "nominal"])
+def test_a_tree_that_stops_to_grow_learns_as_one_with_room(monkeypatch, stream):
+    """Where a new tree's room runs out the kernel stops, the arrays double and the kernel
+    starts again from that row (learners.base.NODE_CAPACITY, SLOT_CAPACITY): a tree that starts
+    with room for 4 nodes and 1 statistics slot, and stops at each doubling, makes the same
+    predictions and grows the same tree as one that starts with room for all of it."""
+    from workbench.learners import base
+
+    if stream == "sea":
+        X, y = streams.sea(30_000, seed=5)
+        kw = dict(n_features=3, n_classes=2)
+    else:
+        X, y, info = streams.random_tree(
+            30_000, seed=3, n_classes=3, n_nominal=4, n_numeric=2, return_info=True
+        )
+        kw = dict(n_features=6, n_classes=3, nominal_features=info.nominal_features)
+    stops = []
+    grow = st.grow
+    monkeypatch.setattr(st, "grow", lambda *a: stops.append(1) or grow(*a))
+    runs = []
+    for nodes, slots in [(4, 1), (4096, 4096)]:
+        monkeypatch.setattr(base, "NODE_CAPACITY", nodes)
+        monkeypatch.setattr(base, "SLOT_CAPACITY", slots)
+        stops.clear()
+        model = HoeffdingTree(**kw)
+        res = evaluate.prequential(model, X, y)
+        runs.append(
+            (
+                res.predictions,
+                model.n_nodes,
+                model.tree.kind[: model.n_nodes].copy(),
+                model.tree.threshold[: model.n_nodes].copy(),
+                len(stops),
+            )
+        )
+    small, large = runs
+    assert small[4] >= 6 and large[4] == 0
+    assert np.array_equal(small[0], large[0]) and small[1] == large[1] > 20
+    assert np.array_equal(small[2], large[2])
+    assert np.array_equal(small[3], large[3], equal_nan=True)

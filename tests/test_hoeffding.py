@@ -65,7 +65,7 @@ def test_prequential_equals_predict_then_learn_one_by_one():
 )
 @settings(max_examples=60, deadline=None)
 def test_prequential_summary_equals_a_numpy_count(n, K, every, window, seed):
-    """The one compiled pass behind prequential's accuracy, confusion matrix and curves
+    """The compiled pass behind prequential's accuracy, confusion matrix and curves
     (evaluate.prequential._tally) against the same quantities counted with NumPy."""
     from workbench.evaluate.prequential import _tally
 

@@ -278,6 +278,37 @@ def test_nominal_code_check_finds_the_first_fault_of_each_column():
     assert m.n_leaves == 1 and m.tree.meta[7] == 0  # nothing was learned
 
 
+def test_nominal_code_screen_flags_exactly_the_arrays_with_a_fault():
+    """The screen that spares learning the exact scan: it must flag every array in which the
+    scan finds a fault (a false negative would let a bad code into the kernel) and, NaN and
+    numeric columns aside, nothing else, whatever the width (blocks of 512 // d rows, one row
+    per block beyond 512 columns) and wherever the fault lies (first row, last row, a last
+    block that is not full)."""
+    from workbench.core.validate import nominal_code_faults, nominal_codes_suspect
+
+    rng = np.random.default_rng(11)
+    for d, n in [(1, 1), (3, 1000), (5, 777), (9, 300), (600, 5)]:
+        nominal = {j: int(rng.integers(2, 6)) for j in range(d) if j % 3 != 1}
+        cols = np.fromiter(nominal, np.int64)
+        cards = np.fromiter(nominal.values(), np.float64)
+        base = rng.normal(size=(n, d)) * 10.0  # numeric columns: anything finite
+        for j, card in nominal.items():
+            base[:, j] = rng.integers(0, card, n)
+        base[rng.random((n, d)) < 0.05] = np.nan
+        assert not nominal_codes_suspect(base, nominal)
+        for bad in (0.5, -1.0, 1e9, -0.0 - 1e-12):
+            for i in {0, n - 1, int(rng.integers(0, n))}:
+                j = int(rng.choice(cols))
+                X = base.copy()
+                X[i, j] = bad if bad != 1e9 else nominal[j]
+                assert (nominal_code_faults(X, cols, cards) >= 0).any()
+                assert nominal_codes_suspect(X, nominal), (d, n, i, j, X[i, j])
+        if 1 in range(d) and 1 not in nominal:
+            X = base.copy()
+            X[n - 1, 1] = 2.5  # a numeric column: no fault
+            assert not nominal_codes_suspect(X, nominal)
+
+
 def test_sparse_and_complex_input_are_refused():
     from scipy import sparse
 

@@ -135,8 +135,11 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
     the error names the first column with a fault, a value that is not a whole number before
     one out of range.  (Column by column in NumPy this took 8 ms per 200,000 rows of
     RandomTree's five nominal columns, more than a fifth of learning them: each column's pass
-    read every cache line of the row-major X.)"""
+    read every cache line of the row-major X.)  A screen runs first
+    (:func:`nominal_codes_suspect`), and that pass only where it finds a suspect block."""
     if not nominal or X.shape[0] == 0:
+        return
+    if X.flags.c_contiguous and not nominal_codes_suspect(X, nominal):
         return
     cols = np.fromiter(nominal.keys(), np.int64, len(nominal))
     cards = np.fromiter(nominal.values(), np.float64, len(nominal))
@@ -154,6 +157,39 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
                 f"its declared codes 0..{card - 1} (declare more values in "
                 "nominal_features, e.g. {col: n_values})"
             )
+
+
+def nominal_codes_suspect(X: np.ndarray, nominal: dict[int, int]) -> bool:
+    """Whether some nominal column of the C-contiguous X may hold a value that is not one of its
+    codes (NaN is no fault): a screen, without a false negative, that reads X once in the order
+    it lies in memory (:func:`_code_screen`, which the compiler vectorises), so that the scan
+    that finds the faults (:func:`nominal_code_faults`, a gather per value: 1 ms per 100,000
+    rows of five nominal columns, against 0.2 ms for this) runs only where there is one."""
+    d = X.shape[1]
+    card = np.full(d, np.inf)
+    for col, n_values in nominal.items():
+        card[col] = n_values
+    return _code_screen(X.reshape(-1), np.tile(card, max(1, 512 // d))) >= 0
+
+
+@njit(cache=True)
+def _code_screen(flat, card_block):
+    """The first block of ``card_block.shape[0]`` values of ``flat`` (the rows of X, one after
+    another) with a value that is not a code of its column, or -1.  ``card_block`` gives every
+    position of a block its column's number of codes (inf: a numeric column, never a fault
+    here); NaN is never a fault.  Each block is screened without a branch per value."""
+    size = card_block.shape[0]
+    for b in range((flat.shape[0] + size - 1) // size):
+        seg = flat[b * size : (b + 1) * size]
+        bad = 0
+        for f in range(seg.shape[0]):
+            x = seg[f]
+            c = card_block[f]
+            code = (x >= 0.0) & (x < c) & (x == np.floor(x))
+            bad += np.int64(not (code | (c == np.inf) | (x != x)))
+        if bad:
+            return b
+    return -1
 
 
 @njit(cache=True)

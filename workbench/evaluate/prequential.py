@@ -115,25 +115,40 @@ def _tally(y: np.ndarray, pred: np.ndarray, n_classes: int, every: int, window: 
 @njit(cache=True)
 def _tally_pass(y, pred, n_classes, t, lo):
     """The confusion matrix of (y, pred) (codes in range(n_classes)), and the right answers
-    among the first ``t[j]`` and the first ``lo[j]`` rows (``t`` and ``lo`` ascending)."""
-    cm = np.zeros((n_classes, n_classes), np.int64)
+    among the first ``t[j]`` and the first ``lo[j]`` rows (``t`` and ``lo`` ascending, at most
+    the number of rows).  The right answers are summed stretch by stretch between consecutive
+    marks of t and lo, a loop the compiler vectorises; the confusion matrix is a second plain
+    loop.  (One loop that did both and tested for a mark at every row took 1.35-1.7 times as
+    long: 0.61 against 0.45 ms for 200,000 rows of 2 classes.)"""
+    K = n_classes
+    n = y.shape[0]
+    cells = np.zeros(K * K, np.int64)
+    for i in range(n):
+        cells[y[i] * K + pred[i]] += 1
     right_t = np.zeros(t.shape[0], np.int64)
     right_lo = np.zeros(lo.shape[0], np.int64)
     a = 0
     b = 0
-    while b < lo.shape[0] and lo[b] <= 0:
-        b += 1
     right = 0
-    for i in range(y.shape[0]):
-        cm[y[i], pred[i]] += 1
-        right += y[i] == pred[i]
-        while a < t.shape[0] and t[a] == i + 1:
+    i = 0  # rows summed so far
+    while a < t.shape[0] or b < lo.shape[0]:
+        mark = n
+        if a < t.shape[0]:
+            mark = min(mark, t[a])
+        if b < lo.shape[0]:
+            mark = min(mark, lo[b])
+        r = 0
+        for j in range(i, mark):
+            r += y[j] == pred[j]
+        right += r
+        i = max(i, mark)
+        while a < t.shape[0] and t[a] <= i:
             right_t[a] = right
             a += 1
-        while b < lo.shape[0] and lo[b] == i + 1:
+        while b < lo.shape[0] and lo[b] <= i:
             right_lo[b] = right
             b += 1
-    return cm, right_t, right_lo
+    return cells.reshape((K, K)), right_t, right_lo
 
 
 def prequential(
