@@ -696,22 +696,118 @@ def test_block_router_stops_where_the_numeric_tests_end(stream):
     assert not np.array_equal(got, stops)
 
 
-@pytest.mark.parametrize("learner", ["ht", "efdt"])
+@njit(cache=False)
+def _route_code_blocks(T, X, block, by_weight, out):
+    """X's rows through the table of codes (routing.route_codes) in blocks of ``block`` rows;
+    returns how many rows stopped at an inner node."""
+    n_cap = T.kind.shape[0]
+    stride = T.children.shape[1] + 1
+    rt_feat = np.empty(n_cap, np.int64)
+    rt_kid = np.empty(stride * n_cap, np.int64)
+    ahead = np.empty(block, np.int64)
+    routing.build_code_table(
+        T.kind, T.feature, T.children, T.n_children, T.class_counts, T.meta[st.M_N_NODES],
+        routing.TABLE_STALE, by_weight, rt_feat, rt_kid,
+    )  # fmt: skip
+    stopped = 0
+    for lo in range(0, X.shape[0], block):
+        hi = min(X.shape[0], lo + block)
+        stopped += routing.route_codes(
+            T.kind, rt_feat, rt_kid, stride, T.meta[st.M_ROOT], T.meta[st.M_DEPTH], X, lo, hi,
+            ahead,
+        )  # fmt: skip
+        out[lo:hi] = ahead[: hi - lo]
+    return stopped
+
+
+@njit(cache=False)
+def _route_rule(T, X, i, node, learning):
+    """Row i's (leaf, forked) by routing.route from ``node`` with the rule of a prediction
+    (``learning`` False) or of learning."""
+    leaf, _depth, forked = routing.route(
+        T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts, node, X, i,
+        learning, None,
+    )  # fmt: skip
+    return leaf, forked
+
+
+@pytest.mark.parametrize("learning", [False, True])
+def test_code_router_stops_where_the_walk_must_decide(learning):
+    """routing.route_codes on an all-nominal tree against a walk in Python by the rule of
+    routing.route: a row goes down its code's branch where that branch exists (and, for a
+    prediction, has weight), and stops at the node otherwise: a missing value, a value that is
+    not a code (2.5, -1, 99), a branch a prediction passes by (route's ``forked``).  The
+    row-by-row walk from where it stopped reaches the row's leaf."""
+    X, y, info = streams.random_tree(
+        20_000, seed=4, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
+    )
+    model = HoeffdingTree(
+        5, 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
+    ).fit(X, y)
+    T = model.tree
+    assert T.meta[st.M_DEPTH] >= 4
+    # a branch without weight, which a prediction passes by (the tree grew none here): a
+    # child of the root's, emptied
+    root = int(T.meta[st.M_ROOT])
+    T.class_counts[T.children[root, 1]] = 0.0
+    rng = np.random.default_rng(2)
+    Xq = X[:5_000].copy()
+    hit = rng.random(Xq.shape)
+    Xq[hit < 0.02] = np.nan
+    Xq[(hit >= 0.02) & (hit < 0.03)] = rng.choice([2.5, -1.0, 99.0], size=np.count_nonzero(
+        (hit >= 0.02) & (hit < 0.03)))  # fmt: skip
+    got = np.empty(len(Xq), np.int64)
+    stopped = _route_code_blocks(T, Xq, 61, not learning, got)  # every remainder modulo 4
+    expected = np.empty(len(Xq), np.int64)
+    for i in range(len(Xq)):
+        u = int(T.meta[st.M_ROOT])
+        while T.kind[u] == st.NOMINAL_MULTI:
+            x = Xq[i, T.feature[u]]
+            if np.isnan(x) or x != np.floor(x) or not 0 <= x < T.n_children[u]:
+                break
+            c = T.children[u, int(x)]
+            if c < 0 or (not learning and T.class_counts[c].sum() <= 0.0):
+                break
+            u = c
+        expected[i] = u
+    assert np.array_equal(got, expected)
+    inner = T.kind[got] > 0
+    assert stopped == np.count_nonzero(inner)
+    assert 0.02 < inner.mean() < 0.3
+    forks = 0
+    for i in range(len(Xq)):
+        leaf, forked = _route_rule(T, Xq, i, T.meta[st.M_ROOT], learning)
+        assert _route_rule(T, Xq, i, got[i], learning) == (leaf, forked)
+        forks += forked
+    assert (forks > 0) != learning  # a prediction passes the empty branch by
+
+
+@pytest.mark.parametrize("learner", ["ht", "efdt", "ht_codes"])
 def test_block_router_leaves_test_then_train_unchanged(learner):
     """Test-then-train in one call (the Hoeffding tree's rows routed ahead, the table kept up
-    through its splits; EFDT's loop, which does not route ahead, through its re-evaluations)
-    against one row at a time (a call shorter than a block routes row by row:
-    engine.run_stream), with missing values: the same predictions and the same tree, bit for
-    bit.  (A reset's routing afresh is checked by the reference outputs of the drift runs,
-    test_engine_regression.)"""
+    through its splits; EFDT's loop, which does not route ahead, through its re-evaluations;
+    on an all-nominal stream the table of codes, kept up through splits and through branches
+    that gain their first weight) against one row at a time (a call shorter than a block
+    routes row by row: engine.run_stream), with missing values: the same predictions and the
+    same tree, bit for bit.  (A reset's routing afresh is checked by the reference outputs of
+    the drift runs, test_engine_regression.)"""
     from workbench.learners import EFDT
 
-    X, y = streams.sea(12_000, seed=8)
+    if learner == "ht_codes":
+        X, y, info = streams.random_tree(
+            12_000, seed=2, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
+        )
+    else:
+        X, y = streams.sea(12_000, seed=8)
     X[np.random.default_rng(1).random(X.shape) < 0.01] = np.nan
 
     def make():
         if learner == "efdt":
             return EFDT(3, 2, grace_period=50, delta=0.01, min_samples_reevaluate=100)
+        if learner == "ht_codes":
+            return HoeffdingTree(
+                5, 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
+            )
         return HoeffdingTree(3, 2, grace_period=50, delta=0.01)
 
     fast = make()
@@ -723,7 +819,7 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
         slow.learn_one(xi, yi)
     assert np.array_equal(res.predictions, preds)
     assert pickle.dumps(fast.tree) == pickle.dumps(slow.tree)
-    assert fast.n_leaves > 15 and fast.tree.meta[st.M_DEPTH] >= 6
+    assert fast.n_leaves > 15 and fast.tree.meta[st.M_DEPTH] >= (3 if learner == "ht_codes" else 6)
     if learner == "efdt":
         assert fast.tree.meta[st.M_N_SPLITS] > fast.n_leaves - 1  # re-evaluations edited it
 

@@ -16,8 +16,8 @@ from numba import njit
 from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
 from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
                      P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
-from .routing import (TABLE_CURRENT, TABLE_STALE, build_route_table, route, route_block,
-                      route_inline, walk)
+from .routing import (TABLE_CURRENT, TABLE_STALE, build_code_table, build_route_table, route,
+                      route_block, route_codes, route_inline, walk)
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
@@ -103,6 +103,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     threshold = T.threshold
     children = T.children
     n_children = T.n_children
+    parent = T.parent
     class_counts = T.class_counts
     stats_slot = T.stats_slot
     active = T.active
@@ -164,18 +165,20 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     n_seen = counters[C_SEEN]
     n_queried = counters[C_QUERIED]
     countdown = every - start % every        # rows until the next leaves sample
-    # routing ahead (routing.route_block): the table of the numeric tests and its state, where
-    # the rows of the current block lo..hi-1 stop, and rows routed one by one before ``pause``
-    # (all of them where every feature is nominal, and in a call shorter than a block:
-    # learn_one, the stepper)
+    # routing ahead (routing.route_block; where every feature is nominal, routing.route_codes
+    # through a table of codes): the table of the tree's tests and its state, where the rows of
+    # the current block lo..hi-1 stop, and rows routed one by one before ``pause`` (in a call
+    # shorter than a block: learn_one, the stepper)
+    codes = nom_card.shape[0] == d
+    stride = branch + 1 if codes else 3
     rt_feat = np.empty(n_cap, np.int64)
     rt_thr = np.empty(n_cap)
-    rt_kid = np.empty(3 * n_cap, np.int64)
+    rt_kid = np.empty(stride * n_cap, np.int64)
     edit = TABLE_STALE
     ahead = np.empty(ROUTE_BLOCK, np.int64)
     lo = start
     hi = start
-    pause = n if nom_card.shape[0] == d or n - start < ROUTE_BLOCK else start
+    pause = n if n - start < ROUTE_BLOCK else start
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
@@ -193,14 +196,22 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         leaf = root
         if path is None:
             if i >= hi and i >= pause:
-                build_route_table(kind, feature, threshold, children, n_children,
-                                  meta[M_N_NODES], edit, rt_feat, rt_thr, rt_kid)
-                edit = TABLE_CURRENT
                 lo = i
                 hi = min(n, i + ROUTE_BLOCK)
-                if route_block(kind, rt_feat, rt_thr, rt_kid, root, meta[M_DEPTH], X, lo, hi,
-                               ahead) * 2 > hi - lo:
-                    pause = hi + ROUTE_PAUSE   # most rows stop at a nominal test: a while
+                if codes:
+                    build_code_table(kind, feature, children, n_children, class_counts,
+                                     meta[M_N_NODES], edit, not (learn and not predicting),
+                                     rt_feat, rt_kid)
+                    stopped = route_codes(kind, rt_feat, rt_kid, stride, root, meta[M_DEPTH],
+                                          X, lo, hi, ahead)
+                else:
+                    build_route_table(kind, feature, threshold, children, n_children,
+                                      meta[M_N_NODES], edit, rt_feat, rt_thr, rt_kid)
+                    stopped = route_block(kind, rt_feat, rt_thr, rt_kid, root, meta[M_DEPTH],
+                                          X, lo, hi, ahead)
+                edit = TABLE_CURRENT
+                if stopped * 2 > hi - lo:
+                    pause = hi + ROUTE_PAUSE   # most rows stop at a test: a while
             if i < hi:
                 leaf = ahead[i - lo]
         forked = False
@@ -281,6 +292,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                  nom_nv, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
             score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
+            if codes and forked:
+                # learned down a branch its prediction passed by for want of weight: the table
+                # of codes passes it from now on (its parent's row)
+                edit = parent[leaf] if edit == TABLE_CURRENT else TABLE_STALE
             due = False
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .state import M_ROOT, NOMINAL_BINARY, NUMERIC
+from .state import M_ROOT, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
 
 
 # Performance note: a jitted call costs numba two atomic reference-count updates per array it
@@ -131,7 +131,8 @@ route_inline = njit(inline="always")(_route)
 # change as rows are learned; :func:`route` goes on from there.  The same holds for a row
 # whose block ended at a leaf that has split since: it goes on from that node, so a split needs
 # the table's update for speed, not for correctness.  A reset or a subtree's removal frees rows
-# (which may be reused), and the block must then be routed afresh.
+# (which may be reused), and the block must then be routed afresh.  (A tree whose features are
+# all nominal has a table of its own, :func:`route_codes`, at the end of this module.)
 
 #: the table's state (``build_route_table``'s ``edit``): to be built afresh, up to date; a leaf
 #: that split since it was built is given by its row
@@ -199,6 +200,91 @@ def route_block(kind, rt_feat, rt_thr, rt_kid, root, depth, X, lo, hi, out):
             u1 = _step(rt_feat, rt_thr, rt_kid, X, r1, u1)
             u2 = _step(rt_feat, rt_thr, rt_kid, X, r2, u2)
             u3 = _step(rt_feat, rt_thr, rt_kid, X, r3, u3)
+        out[r - lo] = u0
+        out[r1 - lo] = u1
+        out[r2 - lo] = u2
+        out[r3 - lo] = u3
+    stopped = 0
+    for r in range(hi - lo):
+        stopped += kind[out[r]] > 0
+    return stopped
+
+
+# ---- routing ahead where every feature is nominal: a table of codes -----------------------
+#
+# A tree whose features are all nominal has multiway tests only (or binary ones, with that
+# option), and the table above would stop every row at the root.  Its own table has a row per
+# node with a successor per code and one for anything else, and four rows walk side by side as
+# above (:func:`route_codes`).  Where a prediction would take a code's branch only if that
+# branch has weight (:func:`route`), the table passes only branches that have it when the table
+# is built; a branch that gains its first weight later (a row learned down it: ``forked``) has
+# its parent's row brought up to date, and until then rows stop at the parent, where
+# :func:`route` decides.
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def build_code_table(
+    kind, feature, children, n_children, class_counts, n_nodes, edit, by_weight, rt_feat, rt_kid
+):
+    """Bring the table of :func:`route_codes` up to date with the tree, as
+    :func:`build_route_table` does (every row, or the rows of ``edit`` and its children).  Row
+    ``u`` holds a feature and ``children.shape[1] + 1`` successors: at a multiway test, code v
+    leads to its child where that child exists (and, with ``by_weight``, has weight: a
+    prediction route's rule); every other successor (the last is for a missing value or a value
+    that is not a code) leads to ``u`` itself, where a walk stops."""
+    stride = children.shape[1] + 1
+    stale = edit == TABLE_STALE
+    n_rows = n_nodes if stale else (n_children[edit] + 1 if edit >= 0 else 0)
+    for q in range(n_rows):
+        u = q if stale else (edit if q == 0 else children[edit, q - 1])
+        if u < 0:
+            continue
+        multi = kind[u] == NOMINAL_MULTI
+        rt_feat[u] = feature[u] if multi else 0
+        for v in range(stride):
+            nxt = u
+            if multi and v < n_children[u] and children[u, v] >= 0:
+                c = children[u, v]
+                w = 1.0
+                if by_weight:
+                    w = 0.0
+                    for k in range(class_counts.shape[1]):
+                        w += class_counts[c, k]
+                if w > 0.0:
+                    nxt = c
+            rt_kid[stride * u + v] = nxt
+
+
+@njit(inline="always")
+def _code_step(rt_feat, rt_kid, stride, top, X, r, u):
+    """One step of a walk through the table of codes: the successor for the row's code, or for
+    anything else (NaN, not a whole number, beyond the branches) the last one.  No branch: the
+    test selects the index, and the index converted is always in range."""
+    x = X[r, rt_feat[u]]
+    code = (x >= 0.0) & (x < top) & (x == np.floor(x))
+    return rt_kid[stride * u + np.int64(x if code else top)]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def route_codes(kind, rt_feat, rt_kid, stride, root, depth, X, lo, hi, out):
+    """:func:`route_block` through the table of codes (:func:`build_code_table`, ``stride``
+    successors a row): where rows ``lo..hi-1`` stop, into ``out[: hi - lo]``; returns how many
+    stopped at an inner node."""
+    top = float(stride - 1)
+    last = hi - 1
+    for r in range(lo, hi, 4):
+        r1 = min(r + 1, last)
+        r2 = min(r + 2, last)
+        r3 = min(r + 3, last)
+        u0 = root
+        u1 = root
+        u2 = root
+        u3 = root
+        for _ in range(depth):
+            u0 = _code_step(rt_feat, rt_kid, stride, top, X, r, u0)
+            u1 = _code_step(rt_feat, rt_kid, stride, top, X, r1, u1)
+            u2 = _code_step(rt_feat, rt_kid, stride, top, X, r2, u2)
+            u3 = _code_step(rt_feat, rt_kid, stride, top, X, r3, u3)
         out[r - lo] = u0
         out[r1 - lo] = u1
         out[r2 - lo] = u2
