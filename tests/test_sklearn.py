@@ -278,13 +278,44 @@ def test_nominal_code_check_finds_the_first_fault_of_each_column():
     assert m.n_leaves == 1 and m.tree.meta[7] == 0  # nothing was learned
 
 
-def test_nominal_code_screen_flags_exactly_the_arrays_with_a_fault():
-    """The screen that spares learning the exact scan: it must flag every array in which the
-    scan finds a fault (a false negative would let a bad code into the kernel) and, NaN and
-    numeric columns aside, nothing else, whatever the width (blocks of 512 // d rows, one row
-    per block beyond 512 columns) and wherever the fault lies (first row, last row, a last
-    block that is not full)."""
-    from workbench.core.validate import nominal_code_faults, nominal_codes_suspect
+@pytest.mark.parametrize("n", [300, 5000])
+def test_learning_refuses_an_infinity_or_a_bad_code_on_either_side_of_the_screen(n):
+    """A learner's input goes through the screen from ``SCREEN_MIN_VALUES`` values on, through
+    NumPy's checks below: both refuse a fault in the last row, an infinity in a numeric column
+    or a code out of range, with the same message, before anything is learned."""
+    from workbench import evaluate
+    from workbench.core.validate import SCREEN_MIN_VALUES
+
+    assert (n * 4 >= SCREEN_MIN_VALUES) == (n == 5000)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(n, 4))
+    X[:, [0, 3]] = rng.integers(0, 4, (n, 2))
+    y = rng.integers(0, 2, n)
+    for col, value, message in [
+        (1, np.inf, "contains infinity \\(first at row %d, column 1\\)" % (n - 1)),
+        (2, -np.inf, "contains infinity \\(first at row %d, column 2\\)" % (n - 1)),
+        (3, 4.0, "nominal column 3 of X holds 4, outside"),
+    ]:
+        bad = X.copy()
+        bad[n - 1, col] = value
+        m = HoeffdingTree(4, 2, nominal_features={0: 4, 3: 4})
+        with pytest.raises(ValueError, match=message):
+            m.partial_fit(bad, y)
+        with pytest.raises(ValueError, match=message):
+            evaluate.prequential(m, bad, y)
+        assert m.n_leaves == 1 and m.tree.meta[7] == 0  # nothing was learned
+    m = HoeffdingTree(4, 2, nominal_features={0: 4, 3: 4}).partial_fit(X, y)
+    assert m.tree.meta[7] == n
+
+
+def test_input_screen_flags_exactly_the_arrays_with_a_fault():
+    """The screen that spares learning the exact checks: it must flag every array in which the
+    nominal scan finds a fault, or that holds an infinity in any column (a false negative
+    would let a bad code or an infinity into the kernel), and, NaN and finite numeric values
+    aside, nothing else, whatever the width (blocks of 512 // d rows, one row per block beyond
+    512 columns) and wherever the fault lies (first row, last row, a last block that is not
+    full)."""
+    from workbench.core.validate import nominal_code_faults, values_suspect
 
     rng = np.random.default_rng(11)
     for d, n in [(1, 1), (3, 1000), (5, 777), (9, 300), (600, 5)]:
@@ -295,18 +326,26 @@ def test_nominal_code_screen_flags_exactly_the_arrays_with_a_fault():
         for j, card in nominal.items():
             base[:, j] = rng.integers(0, card, n)
         base[rng.random((n, d)) < 0.05] = np.nan
-        assert not nominal_codes_suspect(base, nominal)
+        assert not values_suspect(base, nominal)
+        assert not values_suspect(base, {})
+        for inf in (np.inf, -np.inf):
+            for i in {0, n - 1, int(rng.integers(0, n))}:
+                j = int(rng.integers(0, d))
+                X = base.copy()
+                X[i, j] = inf
+                assert values_suspect(X, nominal), (d, n, i, j, inf)
+                assert values_suspect(X, {}), (d, n, i, j, inf)
         for bad in (0.5, -1.0, 1e9, -0.0 - 1e-12):
             for i in {0, n - 1, int(rng.integers(0, n))}:
                 j = int(rng.choice(cols))
                 X = base.copy()
                 X[i, j] = bad if bad != 1e9 else nominal[j]
                 assert (nominal_code_faults(X, cols, cards) >= 0).any()
-                assert nominal_codes_suspect(X, nominal), (d, n, i, j, X[i, j])
+                assert values_suspect(X, nominal), (d, n, i, j, X[i, j])
         if 1 in range(d) and 1 not in nominal:
             X = base.copy()
             X[n - 1, 1] = 2.5  # a numeric column: no fault
-            assert not nominal_codes_suspect(X, nominal)
+            assert not values_suspect(X, nominal)
 
 
 def test_sparse_and_complex_input_are_refused():

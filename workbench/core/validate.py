@@ -15,8 +15,13 @@ import numpy as np
 from numba import njit
 
 
-def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False) -> np.ndarray:
-    """X as a C-contiguous float64 [n, n_features] array (a single row becomes [1, d])."""
+def as_matrix(
+    X, n_features: int, *, name: str = "X", allow_empty: bool = False, nominal=None
+) -> np.ndarray:
+    """X as a C-contiguous float64 [n, n_features] array (a single row becomes [1, d]).
+    With ``nominal`` ({column: number of codes}, when learning) its nominal columns must hold
+    codes as :func:`check_nominal_codes` says; the one pass that screens X for infinities
+    screens them too (:func:`values_suspect`)."""
     if isinstance(X, np.ndarray) and X.dtype.kind in "SUV":
         raise ValueError(
             f"{name} must be numeric; got an array of dtype {X.dtype} (encode "
@@ -53,13 +58,24 @@ def as_matrix(X, n_features: int, *, name: str = "X", allow_empty: bool = False)
         )
     if arr.shape[0] == 0 and not allow_empty:
         raise ValueError(f"{name} is empty: a stream of length zero cannot be learned from")
-    if np.isinf(arr).any():
-        rows, cols = np.nonzero(np.isinf(arr))
-        raise ValueError(
-            f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
-            "use NaN for a missing value"
-        )
-    return writable(np.ascontiguousarray(arr))
+    arr = writable(np.ascontiguousarray(arr))
+    # a few rows (learn_one, predict_one): NumPy's checks cost less than calling the screen
+    large = arr.size >= SCREEN_MIN_VALUES
+    if not large or values_suspect(arr, nominal or {}):
+        if np.isinf(arr).any():
+            rows, cols = np.nonzero(np.isinf(arr))
+            raise ValueError(
+                f"{name} contains infinity (first at row {rows[0]}, column {cols[0]}); "
+                "use NaN for a missing value"
+            )
+        check_nominal_codes(arr, nominal or {}, name=name, screened=large)
+    return arr
+
+
+#: from how many values on :func:`as_matrix` screens X in one compiled pass: below it, calling
+#: the screen (a few microseconds) costs more than NumPy's checks (a row of SEA learned with
+#: ``learn_one`` took 24 us with the screen, 18.5 us without)
+SCREEN_MIN_VALUES = 8192
 
 
 def writable(arr: np.ndarray) -> np.ndarray:
@@ -127,7 +143,9 @@ def as_labels(y, n_classes: int, n_rows: int, *, name: str = "y") -> np.ndarray:
     return as_int
 
 
-def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "X") -> None:
+def check_nominal_codes(
+    X: np.ndarray, nominal: dict[int, int], *, name: str = "X", screened: bool = False
+) -> None:
     """Nominal columns must hold integer codes in [0, n_values) (or NaN) when learning.
 
     One compiled pass over the rows (:func:`nominal_code_faults`) finds, per nominal column,
@@ -136,10 +154,11 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
     one out of range.  (Column by column in NumPy this took 8 ms per 200,000 rows of
     RandomTree's five nominal columns, more than a fifth of learning them: each column's pass
     read every cache line of the row-major X.)  A screen runs first
-    (:func:`nominal_codes_suspect`), and that pass only where it finds a suspect block."""
+    (:func:`values_suspect`), and that pass only where it finds a suspect block
+    (``screened``: the caller's screen found one)."""
     if not nominal or X.shape[0] == 0:
         return
-    if X.flags.c_contiguous and not nominal_codes_suspect(X, nominal):
+    if not screened and X.flags.c_contiguous and not values_suspect(X, nominal):
         return
     cols = np.fromiter(nominal.keys(), np.int64, len(nominal))
     cards = np.fromiter(nominal.values(), np.float64, len(nominal))
@@ -159,25 +178,27 @@ def check_nominal_codes(X: np.ndarray, nominal: dict[int, int], *, name: str = "
             )
 
 
-def nominal_codes_suspect(X: np.ndarray, nominal: dict[int, int]) -> bool:
-    """Whether some nominal column of the C-contiguous X may hold a value that is not one of its
-    codes (NaN is no fault): a screen, without a false negative, that reads X once in the order
-    it lies in memory (:func:`_code_screen`, which the compiler vectorises), so that the scan
-    that finds the faults (:func:`nominal_code_faults`, a gather per value: 1 ms per 100,000
-    rows of five nominal columns, against 0.2 ms for this) runs only where there is one."""
+def values_suspect(X: np.ndarray, nominal: dict[int, int]) -> bool:
+    """Whether the C-contiguous X may hold an infinity, or a value in a nominal column
+    (``nominal``, {column: number of codes}) that is not one of its codes (NaN is no fault): a
+    screen, without a false negative, that reads X once in the order it lies in memory
+    (:func:`_screen`, which the compiler vectorises), so that the exact checks (``np.isinf``,
+    0.2-0.4 ms per 100,000 rows of nine columns; :func:`nominal_code_faults`, a gather per
+    value: 1 ms per 100,000 rows of five nominal columns) run only where there is a fault."""
     d = X.shape[1]
     card = np.full(d, np.inf)
     for col, n_values in nominal.items():
         card[col] = n_values
-    return _code_screen(X.reshape(-1), np.tile(card, max(1, 512 // d))) >= 0
+    return _screen(X.reshape(-1), np.tile(card, max(1, 512 // d))) >= 0
 
 
 @njit(cache=True)
-def _code_screen(flat, card_block):
+def _screen(flat, card_block):
     """The first block of ``card_block.shape[0]`` values of ``flat`` (the rows of X, one after
-    another) with a value that is not a code of its column, or -1.  ``card_block`` gives every
-    position of a block its column's number of codes (inf: a numeric column, never a fault
-    here); NaN is never a fault.  Each block is screened without a branch per value."""
+    another) with an infinity or a value that is not a code of its column, or -1.
+    ``card_block`` gives every position of a block its column's number of codes (inf: a
+    numeric column, where only an infinity is a fault); NaN is never a fault.  Each block is
+    screened without a branch per value."""
     size = card_block.shape[0]
     for b in range((flat.shape[0] + size - 1) // size):
         seg = flat[b * size : (b + 1) * size]
@@ -186,7 +207,8 @@ def _code_screen(flat, card_block):
             x = seg[f]
             c = card_block[f]
             code = (x >= 0.0) & (x < c) & (x == np.floor(x))
-            bad += np.int64(not (code | (c == np.inf) | (x != x)))
+            infinite = (x == np.inf) | (x == -np.inf)
+            bad += np.int64(infinite | (not (code | (c == np.inf) | (x != x))))
         if bad:
             return b
     return -1

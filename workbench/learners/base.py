@@ -744,7 +744,7 @@ class BaseTree(ClassifierAPI):
         return self
 
     # ------------------------------------------------------------------ validation
-    def _check_X(self, X, name="X", learning=False) -> np.ndarray:
+    def _check_X(self, X, name="X", learning=False, nominal=None) -> np.ndarray:
         self._require_fitted()
         self._writable()
         X = frame_to_matrix(X, self, name=name, learning=learning)
@@ -759,7 +759,7 @@ class BaseTree(ClassifierAPI):
                 f"{name} has {shape[1]} features, but {type(self).__name__} is "
                 f"expecting {self.n_features_in_} features as input"
             )
-        return as_matrix(X, self.n_features_in_, name=name)
+        return as_matrix(X, self.n_features_in_, name=name, nominal=nominal)
 
     def _writable(self):
         """Copies of the tree's arrays if they are read-only (a model unpickled from a memory
@@ -812,10 +812,9 @@ class BaseTree(ClassifierAPI):
     def _check_Xy(self, X, y, classes=None):
         if not self._is_set_up():
             self._ensure_set_up(X, classes)
-        X = self._check_X(X, learning=True)
+        # (the nominal codes are checked in the pass that screens X for infinities)
+        X = self._check_X(X, learning=True, nominal=self.nominal_features_)
         y = self._encode(y, X.shape[0])
-        if self.nominal_features_:
-            check_nominal_codes(X, self.nominal_features_)
         return X, y
 
     # ------------------------------------------------------------------ kernels
