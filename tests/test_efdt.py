@@ -170,3 +170,38 @@ def test_the_stepper_reports_replaced_splits_as_they_happen():
     for _ in range(60):
         ht.step(2000)
     assert ht.edits == []
+
+
+def test_a_path_learner_learns_along_the_learning_route_when_the_prediction_forks():
+    """A path-update learner (EFDT) learns along the route its prediction walked, except where that
+    walk passed a known code's own, still empty branch (``forked``): learning goes down that
+    branch, and the path is walked again.  With majority-class leaves the predictions do not
+    steer learning, so learning every row (no prediction: one walk, by learning's rule) and
+    test-then-train (a prediction walk first) must leave the same tree, array for array.  A
+    nominal stream of many codes and a short grace period makes such forks common."""
+    rng = np.random.default_rng(3)
+    n = 6000
+    X = rng.integers(0, 8, (n, 4)).astype(float)
+    X[:, 3] = rng.normal(size=n)
+    # rare codes: their branches are made empty at a split, and a row with one comes when the
+    # branch the prediction takes instead has split further
+    for j in range(3):
+        X[rng.random(n) < 0.3, j] = 0.0
+        X[(X[:, j] == 6) & (rng.random(n) < 0.97), j] = 7.0
+    y = ((X[:, 0] + X[:, 1] * (X[:, 2] > 3)) % 3 + (X[:, 3] > 1.0)).astype(int) % 3
+    kw = dict(
+        n_features=4,
+        n_classes=3,
+        grace_period=30,
+        delta=0.05,
+        leaf_prediction="mc",
+        nominal_features={0: 8, 1: 8, 2: 8},
+    )
+    learned = learners.EFDT(**kw).partial_fit(X, y)
+    tested = learners.EFDT(**kw)
+    evaluate.prequential(tested, X, y)
+    assert learned.n_leaves > 20
+    for name in st.TreeState._fields:
+        np.testing.assert_array_equal(
+            getattr(learned.tree, name), getattr(tested.tree, name), err_msg=name
+        )

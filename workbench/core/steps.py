@@ -639,7 +639,7 @@ def score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode):
 
 
 @inline
-def due_for_split(class_counts, last_eval, counts, leaf, grace):
+def due_for_split(class_counts, last_eval, counts, leaf, grace, whole):
     """True when the leaf is due for a split attempt; it has just learned an instance.
 
     ``counts`` None (``GRACE_WEIGHT``, MOA's Hoeffding tree): when the leaf's weight grew by the
@@ -647,8 +647,9 @@ def due_for_split(class_counts, last_eval, counts, leaf, grace):
     inherited from its parent's split, so rounding can put an attempt one instance later, as in
     MOA.  ``counts`` the tree's ``n_learned`` (``GRACE_COUNT``, MOA's EFDT and 004's code): when
     the number of instances the leaf has learned since it was made is a multiple of the grace
-    period.  (None compiles the loop's variant without the count.)  The weight at the attempt is
-    recorded either way (``last_eval``)."""
+    period.  (None compiles the loop's variant without the count.)  ``whole``: the grace period
+    as an integer where it is one, else 0 (the count is then taken modulo the real number).
+    The weight at the attempt is recorded either way (``last_eval``)."""
     total = 0.0
     for k in range(class_counts.shape[1]):
         total += class_counts[leaf, k]
@@ -656,7 +657,10 @@ def due_for_split(class_counts, last_eval, counts, leaf, grace):
         due = total - last_eval[leaf] >= grace
     else:
         counts[leaf] += 1
-        due = counts[leaf] % grace == 0.0
+        if whole > 0:   # an integer modulo: the float one is a call into numba's helpers
+            due = counts[leaf] % whole == 0
+        else:
+            due = counts[leaf] % grace == 0.0
     if due:
         last_eval[leaf] = total
     release(class_counts.shape[0] + last_eval.shape[0])
