@@ -632,9 +632,8 @@ def _route_blocks(T, X, block, depth, out):
     """X's rows through the block router in blocks of ``block`` rows (its functions take no
     call from Python); returns how many rows stopped at an inner node."""
     n_cap = T.kind.shape[0]
-    rt_feat = np.empty(n_cap, np.int64)
-    rt_thr = np.empty(n_cap)
-    rt_kid = np.empty(3 * n_cap, np.int64)
+    rt = np.empty(routing.ROUTE_ROW * n_cap, np.int64)
+    rt_f = rt.view(np.float64)
     ahead = np.empty(block, np.int64)
     edit = routing.TABLE_STALE
     stopped = 0
@@ -642,11 +641,11 @@ def _route_blocks(T, X, block, depth, out):
         hi = min(X.shape[0], lo + block)
         routing.build_route_table(
             T.kind, T.feature, T.threshold, T.children, T.n_children, T.meta[st.M_N_NODES],
-            edit, rt_feat, rt_thr, rt_kid,
+            edit, rt, rt_f,
         )  # fmt: skip
         edit = routing.TABLE_CURRENT
         stopped += routing.route_block(
-            T.kind, rt_feat, rt_thr, rt_kid, T.meta[st.M_ROOT], depth, X, lo, hi, ahead
+            T.kind, rt, rt_f, T.meta[st.M_ROOT], depth, X, lo, hi, ahead
         )
         out[lo:hi] = ahead[: hi - lo]
     return stopped
@@ -682,7 +681,7 @@ def test_block_router_stops_where_the_numeric_tests_end(stream):
     Xq = X[:5_000].copy()
     Xq[np.random.default_rng(0).random(Xq.shape) < 0.02] = np.nan
     got = np.empty(len(Xq), np.int64)
-    stopped = _route_blocks(T, Xq, 61, T.meta[st.M_DEPTH], got)  # every remainder modulo 4
+    stopped = _route_blocks(T, Xq, 61, T.meta[st.M_DEPTH], got)  # groups of 8 rows and partial ones
     leaves, stops = _route_each(T, Xq)
     assert np.array_equal(got, stops)
     inner = T.kind[got] > 0

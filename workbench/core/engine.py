@@ -16,8 +16,8 @@ from numba import njit
 from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
 from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
                      P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
-from .routing import (TABLE_CURRENT, TABLE_STALE, build_code_table, build_route_table, route,
-                      route_block, route_codes, route_inline, walk)
+from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
+                      build_route_table, route, route_block, route_codes, route_inline, walk)
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
 from .state import M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
@@ -173,10 +173,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     # the current block lo..hi-1 stop, and rows routed one by one before ``pause`` (in a call
     # shorter than a block: learn_one, the stepper)
     codes = nom_card.shape[0] == d
-    stride = branch + 1 if codes else 3
-    rt_feat = np.empty(n_cap, np.int64)
-    rt_thr = np.empty(n_cap)
+    stride = branch + 1 if codes else ROUTE_ROW
+    rt_feat = np.empty(n_cap, np.int64)   # (the table of codes' features)
     rt_kid = np.empty(stride * n_cap, np.int64)
+    rt_thr = rt_kid.view(np.float64)   # (the numeric table's thresholds, in its rows)
     edit = TABLE_STALE
     ahead = np.empty(ROUTE_BLOCK, np.int64)
     lo = start
@@ -210,9 +210,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                           X, lo, hi, ahead)
                 else:
                     build_route_table(kind, feature, threshold, children, n_children,
-                                      meta[M_N_NODES], edit, rt_feat, rt_thr, rt_kid)
-                    stopped = route_block(kind, rt_feat, rt_thr, rt_kid, root, meta[M_DEPTH],
-                                          X, lo, hi, ahead)
+                                      meta[M_N_NODES], edit, rt_kid, rt_thr)
+                    stopped = route_block(kind, rt_kid, rt_thr, root, meta[M_DEPTH], X, lo, hi,
+                                          ahead)
                 edit = TABLE_CURRENT
                 if stopped * 2 > hi - lo:
                     pause = hi + ROUTE_PAUSE   # most rows stop at a test: a while
