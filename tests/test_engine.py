@@ -644,9 +644,7 @@ def _route_blocks(T, X, block, depth, out):
             edit, rt, rt_f,
         )  # fmt: skip
         edit = routing.TABLE_CURRENT
-        stopped += routing.route_block(
-            T.kind, rt, rt_f, T.meta[st.M_ROOT], depth, X, lo, hi, ahead
-        )
+        stopped += routing.route_block(T.kind, rt, rt_f, T.meta[st.M_ROOT], depth, X, lo, hi, ahead)
         out[lo:hi] = ahead[: hi - lo]
     return stopped
 
