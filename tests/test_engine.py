@@ -754,7 +754,7 @@ def test_code_router_stops_where_the_walk_must_decide(learning):
     Xq[(hit >= 0.02) & (hit < 0.03)] = rng.choice([2.5, -1.0, 99.0], size=np.count_nonzero(
         (hit >= 0.02) & (hit < 0.03)))  # fmt: skip
     got = np.empty(len(Xq), np.int64)
-    stopped = _route_code_blocks(T, Xq, 61, not learning, got)  # every remainder modulo 4
+    stopped = _route_code_blocks(T, Xq, 61, not learning, got)  # groups of 8 rows and partial ones
     expected = np.empty(len(Xq), np.int64)
     for i in range(len(Xq)):
         u = int(T.meta[st.M_ROOT])

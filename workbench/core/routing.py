@@ -230,8 +230,8 @@ def route_block(kind, rt, rt_f, root, depth, X, lo, hi, out):
 #
 # A tree whose features are all nominal has multiway tests only (or binary ones, with that
 # option), and the table above would stop every row at the root.  Its own table has a row per
-# node with a successor per code and one for anything else, and four rows walk side by side as
-# above (:func:`route_codes`).  Where a prediction would take a code's branch only if that
+# node with a successor per code and one for anything else, and eight rows walk side by side
+# as above (:func:`route_codes`).  Where a prediction would take a code's branch only if that
 # branch has weight (:func:`route`), the table passes only branches that have it when the table
 # is built; a branch that gains its first weight later (a row learned down it: ``forked``) has
 # its parent's row brought up to date, and until then rows stop at the parent, where
@@ -285,26 +285,37 @@ def _code_step(rt_feat, rt_kid, stride, top, X, r, u):
 def route_codes(kind, rt_feat, rt_kid, stride, root, depth, X, lo, hi, out):
     """:func:`route_block` through the table of codes (:func:`build_code_table`, ``stride``
     successors a row): where rows ``lo..hi-1`` stop, into ``out[: hi - lo]``; returns how many
-    stopped at an inner node."""
+    stopped at an inner node.  (Eight walks: on the trees of the nominal RandomTree streams, 4
+    levels, 8.7 ns a row timed alone against 11.5 with four; a row packed with its feature, as
+    in :func:`route_block`, 9.3.)"""
     top = float(stride - 1)
     last = hi - 1
-    for r in range(lo, hi, 4):
+    for r in range(lo, hi, 8):
         r1 = min(r + 1, last)
         r2 = min(r + 2, last)
         r3 = min(r + 3, last)
-        u0 = root
-        u1 = root
-        u2 = root
-        u3 = root
+        r4 = min(r + 4, last)
+        r5 = min(r + 5, last)
+        r6 = min(r + 6, last)
+        r7 = min(r + 7, last)
+        u0 = u1 = u2 = u3 = u4 = u5 = u6 = u7 = root
         for _ in range(depth):
             u0 = _code_step(rt_feat, rt_kid, stride, top, X, r, u0)
             u1 = _code_step(rt_feat, rt_kid, stride, top, X, r1, u1)
             u2 = _code_step(rt_feat, rt_kid, stride, top, X, r2, u2)
             u3 = _code_step(rt_feat, rt_kid, stride, top, X, r3, u3)
+            u4 = _code_step(rt_feat, rt_kid, stride, top, X, r4, u4)
+            u5 = _code_step(rt_feat, rt_kid, stride, top, X, r5, u5)
+            u6 = _code_step(rt_feat, rt_kid, stride, top, X, r6, u6)
+            u7 = _code_step(rt_feat, rt_kid, stride, top, X, r7, u7)
         out[r - lo] = u0
         out[r1 - lo] = u1
         out[r2 - lo] = u2
         out[r3 - lo] = u3
+        out[r4 - lo] = u4
+        out[r5 - lo] = u5
+        out[r6 - lo] = u6
+        out[r7 - lo] = u7
     stopped = 0
     for r in range(hi - lo):
         stopped += kind[out[r]] > 0
