@@ -206,16 +206,16 @@ SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
 @njit(cache=True)
-def gaussian_left_weight(w, mean, m2, lo, hi, cut):
+def gaussian_left_weight(w, mean, sd, lo, hi, cut):
     """Estimated weight of one class's Gaussian at or left of ``cut`` (x <= cut), from its weight,
-    mean, squared deviations and range ``[lo, hi]``: the split search's fast estimate.  Scalars
-    only: the split search calls this for every (cut point, class), and a call that takes arrays
-    costs numba reference counting."""
+    mean, standard deviation (:func:`gaussian_sd`) and range ``[lo, hi]``: the split search's
+    fast estimate.  Scalars only: the split search calls this for every (cut point, class), and
+    a call that takes arrays costs numba reference counting; it computes each class's standard
+    deviation once for all the cut points of a feature (a square root and a division each)."""
     if w <= 0.0 or cut < lo:
         return 0.0
     if cut >= hi:
         return w
-    sd = gaussian_sd(w, m2)
     if sd > 0.0:
         return w * normal_cdf((cut - mean) / sd)
     return w if cut >= mean else 0.0

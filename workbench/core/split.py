@@ -41,7 +41,7 @@ from ..bounds import (
 from .analytic import normal_table, slot_cut
 from .criteria import LN2, impurity_row, merit_range, moa_entropy_row, split_merit
 from .custom import user_epsilon
-from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range
+from .observers import gaussian_binary_dists, gaussian_left_weight, gaussian_range, gaussian_sd
 from .params import (
     ATTEMPTS_PER_CANDIDATE,
     BOUND_CTREE,
@@ -408,9 +408,10 @@ def nominal_candidate(params, nom, nom_w, nom_nv, s, m, card, binary, post, pre_
 
 @njit(cache=True, no_cpython_wrapper=True)
 def numeric_best_cut(
-    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, s, j, post, pre_total, pre_imp
+    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, s, j, post, sd, pre_total, pre_imp
 ):
-    """Best cut point of numeric feature j at a leaf: (merit, cut).
+    """Best cut point of numeric feature j at a leaf: (merit, cut); ``sd`` is scratch of a
+    float per class.
 
     Cut-point policy ``P_CUTS``: MOA's ``n_split_points`` equal steps strictly inside the
     observed (min, max) (``CUTS_GAUSSIAN``), only the caller's candidates ``cut_table[j]``
@@ -441,6 +442,8 @@ def numeric_best_cut(
     fixed = params[P_CUTS] == CUTS_FIXED
     n_points = cut_table.shape[1] if fixed else int(params[P_N_SPLIT_POINTS])
     step = (hi - lo) / (n_points + 1.0)
+    for k in range(g_w.shape[2]):  # each class's standard deviation, once for all cuts
+        sd[k] = gaussian_sd(max(g_w[s, j, k], 0.0), g_m2[s, j, k])
     for i in range(n_points):
         cut = cut_table[j, i] if fixed else lo + step * (i + 1.0)
         if not (lo < cut < hi):  # (NaN padding fails this too)
@@ -448,7 +451,7 @@ def numeric_best_cut(
         for k in range(g_w.shape[2]):  # the fast estimate (see workbench.core.observers)
             w = max(g_w[s, j, k], 0.0)
             left = gaussian_left_weight(
-                w, g_mean[s, j, k], g_m2[s, j, k], g_min[s, j, k], g_max[s, j, k], cut
+                w, g_mean[s, j, k], sd[k], g_min[s, j, k], g_max[s, j, k], cut
             )
             post[0, k] = left
             post[1, k] = w - left
@@ -501,6 +504,7 @@ def feature_candidates(
     for k in range(class_counts.shape[1]):
         pre_total += class_counts[node, k]
     pre_imp = impurity_row(class_counts, node, crit)
+    sd = np.empty(class_counts.shape[1])  # (numeric_best_cut's scratch)
     for j in range(d):
         m = nom_index[j]
         if m >= 0:
@@ -519,6 +523,7 @@ def feature_candidates(
                 s,
                 j,
                 post,
+                sd,
                 pre_total,
                 pre_imp,
             )
