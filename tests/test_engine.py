@@ -644,7 +644,9 @@ def _route_blocks(T, X, block, depth, out):
             edit, rt, rt_f,
         )  # fmt: skip
         edit = routing.TABLE_CURRENT
-        stopped += routing.route_block(T.kind, rt, rt_f, T.meta[st.M_ROOT], depth, X, lo, hi, ahead)
+        stopped += routing.route_block(
+            T.kind, (rt, rt_f), T.meta[st.M_ROOT], depth, X, lo, hi, ahead
+        )
         out[lo:hi] = ahead[: hi - lo]
     return stopped
 
@@ -694,25 +696,33 @@ def test_block_router_stops_where_the_numeric_tests_end(stream):
 
 
 @njit(cache=False)
-def _route_code_blocks(T, X, block, by_weight, out):
-    """X's rows through the table of codes (routing.route_codes) in blocks of ``block`` rows;
-    returns how many rows stopped at an inner node."""
+def _route_code_blocks(T, X, block, by_weight, mixed, out):
+    """X's rows through the table of codes (routing.route_codes), or of codes and thresholds
+    (``mixed``: routing.route_mixed), in blocks of ``block`` rows; returns how many rows
+    stopped at an inner node."""
     n_cap = T.kind.shape[0]
     stride = T.children.shape[1] + 1
     rt_feat = np.empty(n_cap, np.int64)
+    rt_thr = np.empty(n_cap)
     rt_kid = np.empty(stride * n_cap, np.int64)
     ahead = np.empty(block, np.int64)
     routing.build_code_table(
-        T.kind, T.feature, T.children, T.n_children, T.class_counts, T.meta[st.M_N_NODES],
-        routing.TABLE_STALE, by_weight, rt_feat, rt_kid,
+        T.kind, T.feature, T.threshold, T.children, T.n_children, T.class_counts,
+        T.meta[st.M_N_NODES], routing.TABLE_STALE, by_weight, rt_feat, rt_thr, rt_kid,
     )  # fmt: skip
     stopped = 0
     for lo in range(0, X.shape[0], block):
         hi = min(X.shape[0], lo + block)
-        stopped += routing.route_codes(
-            T.kind, rt_feat, rt_kid, stride, T.meta[st.M_ROOT], T.meta[st.M_DEPTH], X, lo, hi,
-            ahead,
-        )  # fmt: skip
+        if mixed:
+            stopped += routing.route_mixed(
+                T.kind, (rt_feat, rt_thr, rt_kid, stride), T.meta[st.M_ROOT], T.meta[st.M_DEPTH],
+                X, lo, hi, ahead,
+            )  # fmt: skip
+        else:
+            stopped += routing.route_codes(
+                T.kind, (rt_feat, rt_kid, stride), T.meta[st.M_ROOT], T.meta[st.M_DEPTH], X, lo,
+                hi, ahead,
+            )  # fmt: skip
         out[lo:hi] = ahead[: hi - lo]
     return stopped
 
@@ -728,38 +738,50 @@ def _route_rule(T, X, i, node, learning):
     return leaf, forked
 
 
+@pytest.mark.parametrize("numeric", [0, 5])
 @pytest.mark.parametrize("learning", [False, True])
-def test_code_router_stops_where_the_walk_must_decide(learning):
-    """routing.route_codes on an all-nominal tree against a walk in Python by the rule of
+def test_code_router_stops_where_the_walk_must_decide(learning, numeric):
+    """routing.route_codes on an all-nominal tree, and routing.route_mixed on one that tests
+    numeric features below a nominal root, against a walk in Python by the rule of
     routing.route: a row goes down its code's branch where that branch exists (and, for a
-    prediction, has weight), and stops at the node otherwise: a missing value, a value that is
-    not a code (2.5, -1, 99), a branch a prediction passes by (route's ``forked``).  The
-    row-by-row walk from where it stopped reaches the row's leaf."""
+    prediction, has weight), down a numeric test's branch by its threshold, and stops at the
+    node otherwise: a missing value, a value that is not a code (2.5, -1, 99), a branch a
+    prediction passes by (route's ``forked``).  The row-by-row walk from where it stopped
+    reaches the row's leaf."""
     X, y, info = streams.random_tree(
-        20_000, seed=4, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
+        20_000, seed=4, n_classes=3, n_nominal=5, n_numeric=numeric, return_info=True
     )
     model = HoeffdingTree(
-        5, 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
+        X.shape[1], 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
     ).fit(X, y)
     T = model.tree
     assert T.meta[st.M_DEPTH] >= 4
+    inner_kinds = set(T.kind[: T.meta[st.M_N_NODES]].tolist()) - {st.LEAF}
+    assert inner_kinds == ({st.NOMINAL_MULTI, st.NUMERIC} if numeric else {st.NOMINAL_MULTI})
     # a branch without weight, which a prediction passes by (the tree grew none here): a
     # child of the root's, emptied
     root = int(T.meta[st.M_ROOT])
+    assert T.kind[root] == st.NOMINAL_MULTI
     T.class_counts[T.children[root, 1]] = 0.0
     rng = np.random.default_rng(2)
     Xq = X[:5_000].copy()
     hit = rng.random(Xq.shape)
     Xq[hit < 0.02] = np.nan
-    Xq[(hit >= 0.02) & (hit < 0.03)] = rng.choice([2.5, -1.0, 99.0], size=np.count_nonzero(
-        (hit >= 0.02) & (hit < 0.03)))  # fmt: skip
+    odd = (hit >= 0.02) & (hit < 0.03) & np.isin(np.arange(Xq.shape[1]), info.nominal_features)
+    Xq[odd] = rng.choice([2.5, -1.0, 99.0], size=np.count_nonzero(odd))
     got = np.empty(len(Xq), np.int64)
-    stopped = _route_code_blocks(T, Xq, 61, not learning, got)  # groups of 8 rows and partial ones
+    # (groups of 8 rows and partial ones)
+    stopped = _route_code_blocks(T, Xq, 61, not learning, numeric > 0, got)
     expected = np.empty(len(Xq), np.int64)
     for i in range(len(Xq)):
         u = int(T.meta[st.M_ROOT])
-        while T.kind[u] == st.NOMINAL_MULTI:
+        while T.kind[u] in (st.NOMINAL_MULTI, st.NUMERIC):
             x = Xq[i, T.feature[u]]
+            if T.kind[u] == st.NUMERIC:
+                if np.isnan(x):
+                    break
+                u = T.children[u, 0 if x <= T.threshold[u] else 1]
+                continue
             if np.isnan(x) or x != np.floor(x) or not 0 <= x < T.n_children[u]:
                 break
             c = T.children[u, int(x)]
@@ -779,7 +801,7 @@ def test_code_router_stops_where_the_walk_must_decide(learning):
     assert (forks > 0) != learning  # a prediction passes the empty branch by
 
 
-@pytest.mark.parametrize("learner", ["ht", "efdt", "ht_codes"])
+@pytest.mark.parametrize("learner", ["ht", "efdt", "ht_codes", "ht_mixed"])
 def test_block_router_leaves_test_then_train_unchanged(learner):
     """Test-then-train in one call (the Hoeffding tree's rows routed ahead, the table kept up
     through its splits; EFDT's loop, which does not route ahead, through its re-evaluations;
@@ -790,9 +812,14 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
     the drift runs, test_engine_regression.)"""
     from workbench.learners import EFDT
 
-    if learner == "ht_codes":
+    if learner in ("ht_codes", "ht_mixed"):
         X, y, info = streams.random_tree(
-            12_000, seed=2, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
+            12_000,
+            seed=2,
+            n_classes=3,
+            n_nominal=5,
+            n_numeric=0 if learner == "ht_codes" else 3,
+            return_info=True,
         )
     else:
         X, y = streams.sea(12_000, seed=8)
@@ -801,9 +828,9 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
     def make():
         if learner == "efdt":
             return EFDT(3, 2, grace_period=50, delta=0.01, min_samples_reevaluate=100)
-        if learner == "ht_codes":
+        if learner in ("ht_codes", "ht_mixed"):
             return HoeffdingTree(
-                5, 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
+                X.shape[1], 3, grace_period=50, delta=0.01, nominal_features=info.nominal_features
             )
         return HoeffdingTree(3, 2, grace_period=50, delta=0.01)
 
@@ -816,7 +843,12 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
         slow.learn_one(xi, yi)
     assert np.array_equal(res.predictions, preds)
     assert pickle.dumps(fast.tree) == pickle.dumps(slow.tree)
-    assert fast.n_leaves > 15 and fast.tree.meta[st.M_DEPTH] >= (3 if learner == "ht_codes" else 6)
+    assert fast.n_leaves > 15
+    assert fast.tree.meta[st.M_DEPTH] >= (3 if learner.startswith("ht_") else 6)
+    if learner == "ht_mixed":  # both kinds of test, below a nominal root: the mixed table
+        T = fast.tree
+        assert {st.NUMERIC, st.NOMINAL_MULTI} <= set(T.kind[: fast.n_nodes].tolist())
+        assert T.kind[T.meta[st.M_ROOT]] == st.NOMINAL_MULTI
     if learner == "efdt":
         assert fast.tree.meta[st.M_N_SPLITS] > fast.n_leaves - 1  # re-evaluations edited it
 

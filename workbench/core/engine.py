@@ -17,10 +17,12 @@ from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
 from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
                      P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
-                      build_route_table, route, route_block, route_codes, route_inline, walk)
+                      build_route_table, route, route_block, route_codes, route_inline,
+                      route_mixed, walk)
 from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
                     reset_tree)
-from .state import M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T
+from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T,
+                    NOMINAL_MULTI)
 from .steps import (LOG_INT, N_ACC, NO_LOG_INT, attempt_split, count_margin_below, detect_drift,
                     due_for_split, frugal_label, frugal_limits, leaf_predict, learn_along_path,
                     moa_nb_resolve, observe, prune_and_refill, query_label,
@@ -168,15 +170,21 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     n_seen = counters[C_SEEN]
     n_queried = counters[C_QUERIED]
     countdown = every - start % every        # rows until the next leaves sample
-    # routing ahead (routing.route_block; where every feature is nominal, routing.route_codes
-    # through a table of codes): the table of the tree's tests and its state, where the rows of
-    # the current block lo..hi-1 stop, and rows routed one by one before ``pause`` (in a call
-    # shorter than a block: learn_one, the stepper)
+    # routing ahead (routing.route_block through a table of the numeric tests; where every
+    # feature is nominal routing.route_codes through a table of codes, and where some are and the
+    # root tests one, which would stop every row of the numeric table, routing.route_mixed
+    # through a table of codes and thresholds): the tables, which of them is in use
+    # (``by_codes``), its state, where the rows of the current block lo..hi-1 stop, and rows
+    # routed one by one before ``pause`` (in a call shorter than a block: learn_one, the
+    # stepper)
     codes = nom_card.shape[0] == d
-    stride = branch + 1 if codes else ROUTE_ROW
-    rt_feat = np.empty(n_cap, np.int64)   # (the table of codes' features)
-    rt_kid = np.empty(stride * n_cap, np.int64)
+    mixed = 0 < nom_card.shape[0] < d
+    stride = branch + 1 if codes or mixed else ROUTE_ROW
+    rt_feat = np.empty(n_cap, np.int64)   # (the table of codes: features, thresholds)
+    rt_cut = np.empty(n_cap)
+    rt_kid = np.empty(max(stride, ROUTE_ROW) * n_cap, np.int64)
     rt_thr = rt_kid.view(np.float64)   # (the numeric table's thresholds, in its rows)
+    by_codes = codes
     edit = TABLE_STALE
     ahead = np.empty(ROUTE_BLOCK, np.int64)
     lo = start
@@ -202,17 +210,24 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if i >= hi and i >= pause:
                 lo = i
                 hi = min(n, i + ROUTE_BLOCK)
-                if codes:
-                    build_code_table(kind, feature, children, n_children, class_counts,
-                                     meta[M_N_NODES], edit, not (learn and not predicting),
-                                     rt_feat, rt_kid)
-                    stopped = route_codes(kind, rt_feat, rt_kid, stride, root, meta[M_DEPTH],
-                                          X, lo, hi, ahead)
+                if mixed and by_codes != (kind[root] == NOMINAL_MULTI):
+                    by_codes = not by_codes   # the other table, built afresh
+                    edit = TABLE_STALE
+                if by_codes:
+                    build_code_table(kind, feature, threshold, children, n_children,
+                                     class_counts, meta[M_N_NODES], edit,
+                                     not (learn and not predicting), rt_feat, rt_cut, rt_kid)
+                    if mixed:
+                        stopped = route_mixed(kind, (rt_feat, rt_cut, rt_kid, stride), root,
+                                              meta[M_DEPTH], X, lo, hi, ahead)
+                    else:
+                        stopped = route_codes(kind, (rt_feat, rt_kid, stride), root,
+                                              meta[M_DEPTH], X, lo, hi, ahead)
                 else:
                     build_route_table(kind, feature, threshold, children, n_children,
                                       meta[M_N_NODES], edit, rt_kid, rt_thr)
-                    stopped = route_block(kind, rt_kid, rt_thr, root, meta[M_DEPTH], X, lo, hi,
-                                          ahead)
+                    stopped = route_block(kind, (rt_kid, rt_thr), root, meta[M_DEPTH], X, lo,
+                                          hi, ahead)
                 edit = TABLE_CURRENT
                 if stopped * 2 > hi - lo:
                     pause = hi + ROUTE_PAUSE   # most rows stop at a test: a while
@@ -302,7 +317,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                  nom_nv, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
             score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
-            if codes and forked:
+            if by_codes and forked:
                 # learned down a branch its prediction passed by for want of weight: the table
                 # of codes passes it from now on (its parent's row)
                 edit = parent[leaf] if edit == TABLE_CURRENT else TABLE_STALE

@@ -172,82 +172,112 @@ def build_route_table(kind, feature, threshold, children, n_children, n_nodes, e
 
 
 @njit(inline="always")
-def _step(rt, rt_f, X, r, u):
-    """One step of a walk: the successor for x <= threshold or x > threshold, or the node
-    itself where x is missing (a select, not a branch)."""
+def _step(table, X, r, u):
+    """One step of a walk through the numeric table ``(rt, rt_f)``: the successor for
+    x <= threshold or x > threshold, or the node itself where x is missing (a select, not a
+    branch)."""
+    rt, rt_f = table
     b = ROUTE_ROW * u
     x = X[r, rt[b]]
     nxt = rt[b + 2 + np.int64(x > rt_f[b + 1])]
     return u if x != x else nxt
 
 
-@njit(cache=True, no_cpython_wrapper=True)
-def route_block(kind, rt, rt_f, root, depth, X, lo, hi, out):
-    """Where rows ``lo..hi-1`` of X stop, into ``out[: hi - lo]``: their leaf, or the nominal
-    test or missing value that stopped them (an inner node, where :func:`route` goes on);
-    returns how many stopped at one.  ``depth``: at least the deepest leaf's depth.
+def _lockstep(step):
+    """A router through one kind of table: ``walk(kind, table, root, depth, X, lo, hi, out)``
+    puts where rows ``lo..hi-1`` of X stop into ``out[: hi - lo]`` (their leaf, or the inner
+    node where a step led to the node itself: a nominal test or a missing value, where
+    :func:`route` goes on) and returns how many stopped at an inner node.  ``depth``: at least
+    the deepest leaf's depth; ``step(table, X, r, u)`` is the table's step.
 
     Eight rows walk side by side, ``depth`` steps each without a branch (a leaf leads to
     itself): their load chains overlap, where a walk row by row waits at every level for its
     load and its unpredictable branch.  On the tree SEA grows in 200,000 rows (11 levels, 77
     leaves), timed alone: 54 ns a row walked one by one, 27 with four walks and the table in
     three arrays, 20.8 with eight, 15.5 with eight and a node's row in one cache line (22.9
-    with four: more walks would spill their registers)."""
-    last = hi - 1
-    for r in range(lo, hi, 8):
-        r1 = min(r + 1, last)
-        r2 = min(r + 2, last)
-        r3 = min(r + 3, last)
-        r4 = min(r + 4, last)
-        r5 = min(r + 5, last)
-        r6 = min(r + 6, last)
-        r7 = min(r + 7, last)
-        u0 = u1 = u2 = u3 = u4 = u5 = u6 = u7 = root
-        for _ in range(depth):
-            u0 = _step(rt, rt_f, X, r, u0)
-            u1 = _step(rt, rt_f, X, r1, u1)
-            u2 = _step(rt, rt_f, X, r2, u2)
-            u3 = _step(rt, rt_f, X, r3, u3)
-            u4 = _step(rt, rt_f, X, r4, u4)
-            u5 = _step(rt, rt_f, X, r5, u5)
-            u6 = _step(rt, rt_f, X, r6, u6)
-            u7 = _step(rt, rt_f, X, r7, u7)
-        out[r - lo] = u0
-        out[r1 - lo] = u1
-        out[r2 - lo] = u2
-        out[r3 - lo] = u3
-        out[r4 - lo] = u4
-        out[r5 - lo] = u5
-        out[r6 - lo] = u6
-        out[r7 - lo] = u7
-    stopped = 0
-    for r in range(hi - lo):
-        stopped += kind[out[r]] > 0
-    return stopped
+    with four: more walks would spill their registers; twelve 17.5, sixteen 15.5).  Each table
+    gets its own compiled walker, with its step written in (numba caches each: the step is a
+    closure variable, which is part of its cache key)."""
+
+    def walk(kind, table, root, depth, X, lo, hi, out):
+        last = hi - 1
+        for r in range(lo, hi, 8):
+            r1 = min(r + 1, last)
+            r2 = min(r + 2, last)
+            r3 = min(r + 3, last)
+            r4 = min(r + 4, last)
+            r5 = min(r + 5, last)
+            r6 = min(r + 6, last)
+            r7 = min(r + 7, last)
+            u0 = u1 = u2 = u3 = u4 = u5 = u6 = u7 = root
+            for _ in range(depth):
+                u0 = step(table, X, r, u0)
+                u1 = step(table, X, r1, u1)
+                u2 = step(table, X, r2, u2)
+                u3 = step(table, X, r3, u3)
+                u4 = step(table, X, r4, u4)
+                u5 = step(table, X, r5, u5)
+                u6 = step(table, X, r6, u6)
+                u7 = step(table, X, r7, u7)
+            out[r - lo] = u0
+            out[r1 - lo] = u1
+            out[r2 - lo] = u2
+            out[r3 - lo] = u3
+            out[r4 - lo] = u4
+            out[r5 - lo] = u5
+            out[r6 - lo] = u6
+            out[r7 - lo] = u7
+        stopped = 0
+        for r in range(hi - lo):
+            stopped += kind[out[r]] > 0
+        return stopped
+
+    return njit(cache=True, no_cpython_wrapper=True)(walk)
 
 
-# ---- routing ahead where every feature is nominal: a table of codes -----------------------
+#: the numeric table's router: ``route_block(kind, (rt, rt_f), root, depth, X, lo, hi, out)``
+route_block = _lockstep(_step)
+
+
+# ---- routing ahead where a feature is nominal: a table of codes ----------------------------
 #
 # A tree whose features are all nominal has multiway tests only (or binary ones, with that
-# option), and the table above would stop every row at the root.  Its own table has a row per
-# node with a successor per code and one for anything else, and eight rows walk side by side
-# as above (:func:`route_codes`).  Where a prediction would take a code's branch only if that
-# branch has weight (:func:`route`), the table passes only branches that have it when the table
-# is built; a branch that gains its first weight later (a row learned down it: ``forked``) has
-# its parent's row brought up to date, and until then rows stop at the parent, where
-# :func:`route` decides.
+# option), and the table above would stop every row at the root; so would a tree whose root
+# tests a nominal feature (RandomTree with 5 nominal and 5 numeric features).  Their table has a
+# row per node with a feature and a successor per code plus one for anything else, and eight
+# rows walk side by side as above (:func:`route_codes`); where some features are numeric the
+# row has a threshold too, and a numeric test's children are its first two successors
+# (:func:`route_mixed`, whose step costs more: a tree with numeric tests above its nominal ones
+# keeps the numeric table).  Where a prediction would take a code's branch only if that branch
+# has weight (:func:`route`), the table passes only branches that have it when the table is
+# built; a branch that gains its first weight later (a row learned down it: ``forked``) has its
+# parent's row brought up to date, and until then rows stop at the parent, where :func:`route`
+# decides.
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def build_code_table(
-    kind, feature, children, n_children, class_counts, n_nodes, edit, by_weight, rt_feat, rt_kid
+    kind,
+    feature,
+    threshold,
+    children,
+    n_children,
+    class_counts,
+    n_nodes,
+    edit,
+    by_weight,
+    rt_feat,
+    rt_thr,
+    rt_kid,
 ):
-    """Bring the table of :func:`route_codes` up to date with the tree, as
-    :func:`build_route_table` does (every row, or the rows of ``edit`` and its children).  Row
-    ``u`` holds a feature and ``children.shape[1] + 1`` successors: at a multiway test, code v
-    leads to its child where that child exists (and, with ``by_weight``, has weight: a
-    prediction route's rule); every other successor (the last is for a missing value or a value
-    that is not a code) leads to ``u`` itself, where a walk stops."""
+    """Bring the table of :func:`route_codes` and :func:`route_mixed` up to date with the tree,
+    as :func:`build_route_table` does (every row, or the rows of ``edit`` and its children).
+    Row ``u`` holds a feature, a threshold and ``children.shape[1] + 1`` successors.  At a
+    multiway test the threshold is NaN and code v leads to its child where that child exists
+    (and, with ``by_weight``, has weight: a prediction route's rule); at a numeric test the
+    threshold is the test's and the first two successors are its children (x <= the threshold,
+    x > it).  Every other successor (the last is for a missing value or a value that is not a
+    code), and every successor of any other row, leads to ``u`` itself, where a walk stops."""
     stride = children.shape[1] + 1
     stale = edit == TABLE_STALE
     n_rows = n_nodes if stale else (n_children[edit] + 1 if edit >= 0 else 0)
@@ -256,10 +286,14 @@ def build_code_table(
         if u < 0:
             continue
         multi = kind[u] == NOMINAL_MULTI
-        rt_feat[u] = feature[u] if multi else 0
+        numeric = kind[u] == NUMERIC
+        rt_feat[u] = feature[u] if multi or numeric else 0
+        rt_thr[u] = threshold[u] if numeric else np.nan
         for v in range(stride):
             nxt = u
-            if multi and v < n_children[u] and children[u, v] >= 0:
+            if numeric and v < 2:
+                nxt = children[u, v]
+            elif multi and v < n_children[u] and children[u, v] >= 0:
                 c = children[u, v]
                 w = 1.0
                 if by_weight:
@@ -272,51 +306,38 @@ def build_code_table(
 
 
 @njit(inline="always")
-def _code_step(rt_feat, rt_kid, stride, top, X, r, u):
-    """One step of a walk through the table of codes: the successor for the row's code, or for
-    anything else (NaN, not a whole number, beyond the branches) the last one.  No branch: the
-    test selects the index, and the index converted is always in range."""
+def _code_step(table, X, r, u):
+    """One step of a walk through the table of codes ``(rt_feat, rt_kid, stride)``: the
+    successor for the row's code, or for anything else (NaN, not a whole number, beyond the
+    branches) the last one.  No branch: the test selects the index, and the index converted is
+    always in range.  (Rows packed with their feature, as in the numeric table: 9.3 ns a row on
+    the nominal RandomTree streams' trees, 4 levels, against 8.7.)"""
+    rt_feat, rt_kid, stride = table
+    top = float(stride - 1)
     x = X[r, rt_feat[u]]
     code = (x >= 0.0) & (x < top) & (x == np.floor(x))
     return rt_kid[stride * u + np.int64(x if code else top)]
 
 
-@njit(cache=True, no_cpython_wrapper=True)
-def route_codes(kind, rt_feat, rt_kid, stride, root, depth, X, lo, hi, out):
-    """:func:`route_block` through the table of codes (:func:`build_code_table`, ``stride``
-    successors a row): where rows ``lo..hi-1`` stop, into ``out[: hi - lo]``; returns how many
-    stopped at an inner node.  (Eight walks: on the trees of the nominal RandomTree streams, 4
-    levels, 8.7 ns a row timed alone against 11.5 with four; a row packed with its feature, as
-    in :func:`route_block`, 9.3.)"""
+@njit(inline="always")
+def _mixed_step(table, X, r, u):
+    """One step of a walk through the table of codes and thresholds ``(rt_feat, rt_thr,
+    rt_kid, stride)``: as :func:`_code_step`, where at a numeric test (a threshold that is a
+    number) the code is 0 for x <= threshold and 1 above it.  (Selecting between a code and a
+    comparison's index instead took twice as long: 36 against 17 ns a row on RandomTree's
+    tree, 6 levels; the numeric table takes 10.)"""
+    rt_feat, rt_thr, rt_kid, stride = table
     top = float(stride - 1)
-    last = hi - 1
-    for r in range(lo, hi, 8):
-        r1 = min(r + 1, last)
-        r2 = min(r + 2, last)
-        r3 = min(r + 3, last)
-        r4 = min(r + 4, last)
-        r5 = min(r + 5, last)
-        r6 = min(r + 6, last)
-        r7 = min(r + 7, last)
-        u0 = u1 = u2 = u3 = u4 = u5 = u6 = u7 = root
-        for _ in range(depth):
-            u0 = _code_step(rt_feat, rt_kid, stride, top, X, r, u0)
-            u1 = _code_step(rt_feat, rt_kid, stride, top, X, r1, u1)
-            u2 = _code_step(rt_feat, rt_kid, stride, top, X, r2, u2)
-            u3 = _code_step(rt_feat, rt_kid, stride, top, X, r3, u3)
-            u4 = _code_step(rt_feat, rt_kid, stride, top, X, r4, u4)
-            u5 = _code_step(rt_feat, rt_kid, stride, top, X, r5, u5)
-            u6 = _code_step(rt_feat, rt_kid, stride, top, X, r6, u6)
-            u7 = _code_step(rt_feat, rt_kid, stride, top, X, r7, u7)
-        out[r - lo] = u0
-        out[r1 - lo] = u1
-        out[r2 - lo] = u2
-        out[r3 - lo] = u3
-        out[r4 - lo] = u4
-        out[r5 - lo] = u5
-        out[r6 - lo] = u6
-        out[r7 - lo] = u7
-    stopped = 0
-    for r in range(hi - lo):
-        stopped += kind[out[r]] > 0
-    return stopped
+    x = X[r, rt_feat[u]]
+    t = rt_thr[u]
+    v = np.float64(x > t) if t == t else x
+    v = top if x != x else v
+    code = (v >= 0.0) & (v < top) & (v == np.floor(v))
+    return rt_kid[stride * u + np.int64(v if code else top)]
+
+
+#: the routers through the table of codes, ``route_codes(kind, (rt_feat, rt_kid, stride), root,
+#: depth, X, lo, hi, out)``, and of codes and thresholds, ``route_mixed(kind, (rt_feat,
+#: rt_thr, rt_kid, stride), ...)``
+route_codes = _lockstep(_code_step)
+route_mixed = _lockstep(_mixed_step)
