@@ -102,6 +102,8 @@ def test_query_rate_never_exceeds_the_budget(elec, name, budget):
     assert res.labels_used == int(res.queried.sum()) > 0
     assert res.query_rate == pytest.approx(res.labels_used / len(y))
     assert res.n == len(y)  # every instance is predicted and counted
+    # the curve of the query rate: labels asked up to each point t, over t
+    assert np.array_equal(res.query_rate_curve, np.cumsum(res.queried)[res.t - 1] / res.t)
 
 
 def test_active_learns_only_the_queried_instances(elec):

@@ -151,6 +151,23 @@ def _tally_pass(y, pred, n_classes, t, lo):
     return cells.reshape((K, K)), right_t, right_lo
 
 
+@njit(cache=True)
+def _stretch_counts(flags, every, m):
+    """The number of nonzero ``flags`` in each of the first ``m`` stretches of ``every`` rows.
+    (NumPy's ``count_nonzero`` along the rows of the reshaped array took 0.55-0.84 ms for
+    500,000 flags, 2% of the Frugal tree's whole run on SEA; this loop over a stretch's view,
+    which the compiler vectorises, 0.03 ms, and over the stretch's indices of ``flags`` itself
+    0.2 ms.)"""
+    out = np.zeros(m, np.int64)
+    for j in range(m):
+        stretch = flags[j * every : (j + 1) * every]
+        c = 0
+        for i in range(stretch.shape[0]):
+            c += stretch[i] != 0
+        out[j] = c
+    return out
+
+
 def prequential(
     model,
     X,
@@ -266,8 +283,7 @@ def prequential(
     if queried is not None:
         # labels asked up to each point t (multiples of ``every``): a count per stretch of
         # ``every`` rows, summed (a cumulative sum over all n rows costs 10-20 times more)
-        per_stretch = np.count_nonzero(queried[: t.shape[0] * every].reshape(-1, every), axis=1)
-        rate_curve = np.cumsum(per_stretch) / t
+        rate_curve = np.cumsum(_stretch_counts(queried, every, t.shape[0])) / t
         if strategy is None:
             queried = None
     return PrequentialResult(
