@@ -21,11 +21,10 @@ from .params import (
     P_BOUND_FN,
     P_DELTA,
 )
-from .state import M_T
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def user_epsilon(T, C, node, n, R):
+def user_epsilon(params, d, n_classes, depth, t_learned, node, n, R):
     """Epsilon at a leaf of weight n when the bound or the criterion is a user's.
 
     A user bound gets ``(n, delta, R, K)`` (``BOUND_USER``) or ``(n, delta, R, K, depth, t, d)``
@@ -36,19 +35,18 @@ def user_epsilon(T, C, node, n, R):
     names the function).  Under the built-in Hoeffding bound with a user criterion, this is
     Hoeffding's epsilon with the range the user gave (the other built-in bounds do not read R),
     computed in MOA's order of operations as the built-in Hoeffding bound is.  ``R``: the range
-    of the criterion's gain at this node (:func:`workbench.core.split.split_epsilon` gives it)."""
-    bound = int(C.params[P_BOUND])
-    n_classes = T.class_counts.shape[1]
-    delta = C.params[P_DELTA]
-    t = max(T.meta[M_T], 1)
+    of the criterion's gain at this node (:func:`workbench.core.split.split_epsilon` gives it).
+    It takes the policy vector, the tree's depths and the scalars it reads, not the tree: a call
+    that takes the tree costs two atomic reference counts per array."""
+    bound = int(params[P_BOUND])
+    delta = params[P_DELTA]
+    t = max(t_learned, 1)
     if delta <= 0.0:
         delta = 1.0 / t
     if bound == BOUND_USER:
-        eps = bound_at(int(C.params[P_BOUND_FN]))(n, delta, R, n_classes)
+        eps = bound_at(int(params[P_BOUND_FN]))(n, delta, R, n_classes)
     elif bound == BOUND_USER_SCHEDULE:
-        eps = schedule_at(int(C.params[P_BOUND_FN]))(
-            n, delta, R, n_classes, T.depth[node], t, C.nom_index.shape[0]
-        )
+        eps = schedule_at(int(params[P_BOUND_FN]))(n, delta, R, n_classes, depth[node], t, d)
     else:  # Hoeffding's, with a user criterion's R (the other bounds do not read R)
         return hoeffding_moa_nb(n, delta, R)
     if not eps >= 0.0:

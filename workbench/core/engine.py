@@ -19,11 +19,11 @@ from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GR
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
                       build_route_table, route, route_block, route_codes, route_inline,
                       route_mixed, walk)
-from .split import (alloc_node, alloc_slot, init_leaf, kill_subtree, reevaluate, replace_split,
-                    reset_tree)
+from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
+                    kill_subtree, leaf_decision, reevaluate, replace_split, reset_tree)
 from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T,
                     NOMINAL_MULTI)
-from .steps import (LOG_INT, N_ACC, NO_LOG_INT, attempt_split, count_margin_below, detect_drift,
+from .steps import (LOG_INT, N_ACC, NO_LOG_INT, count_margin_below, detect_drift,
                     due_for_split, frugal_label, frugal_limits, leaf_predict, learn_along_path,
                     moa_nb_resolve, observe, prune_and_refill, query_label,
                     reevaluate_along_path, reevaluation_due, sample_leaves, score_predictors)
@@ -121,6 +121,13 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     nom = T.nom
     nom_w = T.nom_w
     nom_nv = T.nom_nv
+    merit_sum = T.merit_sum
+    merit_n = T.merit_n
+    cls_len = T.cls_len
+    depth = T.depth
+    replaced = T.replaced
+    params = C.params
+    cut_table = C.cuts
     nom_index = C.nom_index
     nom_card = C.nom_card
     n_cap = kind.shape[0]
@@ -337,11 +344,19 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     due = False    # the tree changed above this leaf: no attempt for this row
                     hi = i + 1
                     edit = TABLE_STALE
-            if due and attempt_split(T, C, leaf, merits, cuts, post):
-                # the next rows are routed afresh through the table's new rows (for speed only:
-                # a row whose block ended at this leaf would go on from it, now a test)
-                hi = i + 1
-                edit = leaf if edit == TABLE_CURRENT else TABLE_STALE
+            if due:
+                # the split test takes the arrays it reads (a call that takes the tree counts
+                # references to all of them), the split itself the tree
+                outcome, b1, _b2, _eps, _q, _thr = leaf_decision(
+                    params, cut_table, nom_index, nom_card, class_counts, stats_slot, g_w, g_mean,
+                    g_m2, g_min, g_max, nom, nom_w, nom_nv, merit_sum, merit_n, cls_len, depth,
+                    parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post)
+                if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
+                        apply_split(T, C, leaf, b1, cuts[b1], post)):
+                    # the next rows are routed afresh through the table's new rows (for speed
+                    # only: a row whose block ended at this leaf would go on from it, now a test)
+                    hi = i + 1
+                    edit = leaf if edit == TABLE_CURRENT else TABLE_STALE
         if want_leaves:
             countdown = sample_leaves(meta, leaves, countdown, every, i)
     if rng is None:

@@ -72,8 +72,7 @@ from .observers import LOG_SQRT_2PI
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
                      REEVAL_CLOCK_TREE)
 from .routing import route
-from .split import (SPLIT_MARGIN, SPLIT_TIE, REEVAL_KEEP, alloc_slot, apply_split, kill_subtree,
-                    reevaluate, split_decision)
+from .split import REEVAL_KEEP, alloc_slot, kill_subtree, reevaluate
 from .state import M_N_LEAVES, NB_FUNCTIONAL
 
 
@@ -665,15 +664,6 @@ def due_for_split(class_counts, last_eval, counts, leaf, grace, whole):
         last_eval[leaf] = total
     release(class_counts.shape[0] + last_eval.shape[0])
     return due
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def attempt_split(T, C, leaf, merits, cuts, post):
-    """Run the split test at ``leaf`` and split it if the test says so (the rare, cold path)."""
-    outcome, b1, _b2, _eps, _q, _thr = split_decision(T, C, leaf, merits, cuts, post)
-    if outcome == SPLIT_MARGIN or outcome == SPLIT_TIE:
-        return apply_split(T, C, leaf, b1, cuts[b1], post)
-    return False
 
 
 @inline
