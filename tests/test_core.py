@@ -266,6 +266,10 @@ def test_read_only_input_reaches_the_kernels_as_writable_arrays(tmp_path):
 
     from workbench.core import engine, forest  # the learners call the kernels through these
 
+    # the kernels compiled (or loaded) first, on writable input: numba resolves a kernel's calls
+    # when it compiles it, and would find the spies below instead of the jitted functions
+    HoeffdingTree().fit(X0, y0).predict(X0)
+    UFFT().fit(X0, y0).predict_proba(X0)
     originals = {
         (m, k): f
         for m in (engine, forest)
