@@ -608,6 +608,118 @@ def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
     assert not steps.nb_bounds_decide(0.0, -5.0, -699.5, False)
 
 
+@njit(cache=False)
+def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, X):
+    """Every row's bounded pass at leaf 0 (slot 0) for two classes, class by class as
+    leaf_predict runs it for K != 2 (steps.nb_class_score) and in one pass over the features
+    (steps.nb_pair_bounds): [n, 6] each, (top, runner-up, lowest, edge, class, wide)."""
+    n = X.shape[0]
+    a = np.empty((n, 6))
+    b = np.empty((n, 6))
+    for i in range(n):
+        total = cc[0, 0] + cc[0, 1]
+        inv_total = 1.0 / total
+        top = -np.inf
+        runner_up = -np.inf
+        lowest = 0.0
+        edge = False
+        wide = False
+        best = 0
+        for k in range(2):
+            logv, alive, edge_k, wide_k = steps.nb_class_score(
+                cc,
+                g_w,
+                g_mean,
+                g_m2,
+                nom_w,
+                nom_index,
+                acc,
+                has_nominal,
+                0,
+                0,
+                X,
+                i,
+                k,
+                total,
+                inv_total,
+                False,
+            )
+            wide = wide or wide_k
+            if alive:
+                lowest = min(lowest, logv)
+            edge = edge or edge_k
+            if logv > top:
+                best = k
+            runner_up = max(runner_up, min(top, logv))
+            top = max(top, logv)
+        a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4], a[i, 5] = (
+            top,
+            runner_up,
+            lowest,
+            edge,
+            best,
+            wide,
+        )
+        top, runner_up, lowest, edge, best, wide = steps.nb_pair_bounds(
+            cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, 0, 0, X, i, inv_total
+        )
+        b[i, 0], b[i, 1], b[i, 2], b[i, 3], b[i, 4], b[i, 5] = (
+            top,
+            runner_up,
+            lowest,
+            edge,
+            best,
+            wide,
+        )
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_nb_pair_bounds_equal_the_class_by_class_pass(seed):
+    # two classes' bounded naive Bayes in one pass over the features gives, to the bit, the
+    # scores of the class-by-class pass wherever neither product of inverse variances left
+    # [1e-50, 1e50]; where one did, both say so (the exact pass then decides).  Leaves with
+    # empty classes, point masses (a row on and off them), Gaussians without weight, missing
+    # values, far rows (the extremes test), tiny and huge variances, and classes a nominal
+    # feature put out
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(1, 9))
+    nominal = rng.random(d) < (0.3 if seed % 2 else 0.0)
+    nom_index = np.where(nominal, np.cumsum(nominal) - 1, -1).astype(np.int64)
+    n_rows = 400
+    n_wide = n_scored = 0
+    for _leaf in range(40):
+        cc = np.zeros((1, 2))
+        cc[0] = rng.choice([0.0, 1.0, 3.0, 250.0], 2)
+        if cc.sum() == 0.0:
+            cc[0, 1] = 5.0
+        g_w = rng.choice([0.0, 1.0, 2.0, 40.0, 900.0], (1, d, 2), p=[0.02, 0.03, 0.1, 0.45, 0.4])
+        g_mean = rng.normal(0.0, 3.0, (1, d, 2))
+        scale = 10.0 ** rng.choice(
+            [-60.0, -3.0, 0.0, 2.0, 60.0], (1, d, 2), p=[0.01, 0.2, 0.53, 0.25, 0.01]
+        )
+        g_m2 = np.where(rng.random((1, d, 2)) < 0.03, 0.0, scale * (g_w + 1.0))
+        nom_w = rng.choice([0.0, 7.0], (1, max(1, int(nominal.sum())), 2), p=[0.15, 0.85])
+        acc = np.zeros((steps.N_ACC, 2))
+        acc[steps.ACC_PN] = rng.uniform(1e-40, 1.0, 2)
+        acc[steps.ACC_LPN] = rng.choice([0.0, -120.0], 2)
+        acc[steps.ACC_DEAD] = (nom_w[0].min(axis=0) <= 0.0).astype(float)
+        X = g_mean[0, :, 0] + rng.normal(0.0, 1.0, (n_rows, d)) * rng.choice(
+            [0.0, 1.0, 5.0, 1e3], (n_rows, d), p=[0.05, 0.7, 0.22, 0.03]
+        )
+        X[rng.random((n_rows, d)) < 0.05] = np.nan
+        X[:, nominal] = rng.integers(0, 3, (n_rows, int(nominal.sum())))
+        a, b = _bounded_both_ways(
+            cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, bool(nominal.any()), X
+        )
+        np.testing.assert_array_equal(a[:, 5], b[:, 5])
+        fine = a[:, 5] == 0.0
+        n_wide += int((~fine).sum())
+        n_scored += int(np.isfinite(a[fine, 0]).sum())
+        np.testing.assert_array_equal(a[fine], b[fine])
+    assert 0 < n_wide < 40 * n_rows and n_scored > 5 * n_rows
+
+
 # ---- routing ahead (routing.route_block) --------------------------------------------------------
 
 
