@@ -421,10 +421,10 @@ def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
     products in ``acc``: :func:`nb_nominal_sums`): returns (score, whether the class is alive,
     whether a Gaussian factor is near the bottom of the double range, ``wide``).  ``exact`` (a
     constant at each call) False: a lower bound within ``LN_BELOW_GAP / 2`` of the score,
-    without a logarithm (:func:`ln_below`), and the product of inverse variances is not
-    renormalised either (a call to ``log`` in the loop over features, taken or not, cost the
-    loop 4% on Waveform-21); ``wide`` then says that it left [1e-50, 1e50], where the bound
-    does not hold and the caller must not decide from it."""
+    without a logarithm (:func:`ln_below`), and without renormalising the product of inverse
+    variances; ``wide`` then says that it left [1e-50, 1e50], where the bound does not hold
+    and the caller must not decide from it.  The loop takes the exact scores only; the bounded
+    ones are what :func:`nb_pair_bounds` is tested against, class by class."""
     ck = class_counts[leaf, k]
     logv = -np.inf
     alive = False
@@ -480,7 +480,9 @@ def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
 def nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i, k, ck,
                  inv_total, quad, piv, lpiv, n_gauss, dead):
     """Class k's bounded naive-Bayes score from its Gaussian sums (:func:`nb_pair_bounds`), as
-    :func:`nb_class_score` with ``exact`` False finishes it: (score, alive, edge)."""
+    :func:`nb_class_score` with ``exact`` False finishes it: (score, alive, edge), where
+    ``edge`` says only that the extremes test would run (its sum of squared z-scores is
+    beyond ``EXP_EDGE_Z2``): the pass then does not decide."""
     logv = -np.inf
     alive = False
     edge = False
@@ -490,10 +492,11 @@ def nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i,
         pn = acc[ACC_PN, k]
         lpn = acc[ACC_LPN, k]
         dead = dead or acc[ACC_DEAD, k] > 0.0
-    if quad > EXP_EDGE_Z2:
-        out_k, edge = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k)
-        dead = dead or out_k
-    if not dead:
+    # a factor exp(-z^2 / 2) may be near the bottom of the double range (rare): the exact
+    # pass decides that row (gauss_extremes written in here too cost 14% of a first use's
+    # compile time)
+    edge = quad > EXP_EDGE_Z2
+    if not dead and not edge:
         r = ck * inv_total * pn
         logv = (0.5 * ln_below(r * r * piv) + lpn + 0.5 * lpiv - n_gauss * LOG_SQRT_2PI
                 - 0.5 * quad)
@@ -546,23 +549,20 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
     lowest = 0.0
     edge = False
     nb_pred = 0
-    if c0 > 0.0:
-        logv, alive, edge = nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal,
-                                         s, X, i, 0, c0, inv_total, q0, piv0, lpiv0, n0, dead0)
-        if alive:
-            lowest = min(lowest, logv)
-        top = logv
-    if c1 > 0.0:
-        logv, alive, edge_1 = nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc,
-                                           has_nominal, s, X, i, 1, c1, inv_total, q1, piv1,
-                                           lpiv1, n1, dead1)
-        if alive:
-            lowest = min(lowest, logv)
-        edge = edge or edge_1
-        if logv > top:
-            nb_pred = 1
-        runner_up = min(top, logv)
-        top = max(top, logv)
+    for k in range(2):   # (a loop, not two copies of the tail: compile time)
+        ck = c0 if k == 0 else c1
+        if ck > 0.0:
+            logv, alive, edge_k = nb_pair_tail(
+                g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i, k, ck,
+                inv_total, q0 if k == 0 else q1, piv0 if k == 0 else piv1,
+                lpiv0 if k == 0 else lpiv1, n0 if k == 0 else n1, dead0 if k == 0 else dead1)
+            if alive:
+                lowest = min(lowest, logv)
+            edge = edge or edge_k
+            if logv > top:
+                nb_pred = k
+            runner_up = max(runner_up, min(top, logv))
+            top = max(top, logv)
     release(class_counts.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom_w.shape[0] + nom_index.shape[0] + acc.shape[0] + X.shape[0])
     return top, runner_up, lowest, edge, nb_pred, wide
@@ -618,39 +618,20 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
-        # the bounded pass: each class's log-score from below, without a logarithm
-        # (ln_below), which decides most rows (99.5% on SEA, Agrawal, Electricity,
-        # Waveform-21); the exact pass where it does not.  With the probabilities asked for,
-        # without statistics, or where every feature is nominal (the shortcut above has had its
-        # try: the bounded pass cost those streams 3%), only the exact pass runs.  Two classes
-        # take one pass over the features (nb_pair_bounds: the loop 8-9% faster on SEA,
-        # Agrawal, Electricity and Hyperplane than class by class)
+        # the bounded pass (two classes: nb_pair_bounds, both classes in one pass over the
+        # features): each class's log-score from below, without a logarithm (ln_below), which
+        # decides 99.5% of rows on SEA, Agrawal, Electricity and Hyperplane; the exact pass
+        # where it does not.  With the probabilities asked for, without statistics, where
+        # every feature is nominal (the shortcut above has had its try: the bounded pass cost
+        # those streams 3%), or with more classes, only the exact pass runs.  (The loop 8-9%
+        # faster on the two-class streams than with a bounded pass class by class; that pass,
+        # nb_class_score with exact False, kept beside it for more classes made a first use
+        # compile 13% longer, and without it Waveform-21's three classes run 6% slower)
         decided = False
         if s >= 0 and not settled and not need_probs and log_int.shape[0] == 0 and K == 2:
             top, runner_up, lowest, edge, nb_pred, wide = nb_pair_bounds(
                 class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf, s,
                 X, i, inv_total)
-            decided = not wide and nb_bounds_decide(top, runner_up, lowest, edge)
-            if not decided:   # the exact pass starts afresh
-                top = -np.inf
-                runner_up = -np.inf
-                lowest = 0.0
-                edge = False
-                nb_pred = 0
-        elif s >= 0 and not settled and not need_probs and log_int.shape[0] == 0:
-            wide = False
-            for k in range(K):
-                logv, alive, edge_k, wide_k = nb_class_score(
-                    class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf,
-                    s, X, i, k, total, inv_total, False)
-                wide = wide or wide_k
-                if alive:
-                    lowest = min(lowest, logv)
-                edge = edge or edge_k
-                if logv > top:
-                    nb_pred = k
-                runner_up = max(runner_up, min(top, logv))   # no branch: the two largest
-                top = max(top, logv)
             decided = not wide and nb_bounds_decide(top, runner_up, lowest, edge)
             if not decided:   # the exact pass starts afresh
                 top = -np.inf
