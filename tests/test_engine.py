@@ -610,8 +610,8 @@ def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
 
 @njit(cache=False)
 def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, X):
-    """Every row's bounded pass at leaf 0 (slot 0) for two classes, class by class as
-    leaf_predict runs it for K != 2 (steps.nb_class_score) and in one pass over the features
+    """Every row's bounded pass at leaf 0 (slot 0) for two classes, class by class
+    (steps.nb_class_score with ``exact`` False) and in one pass over the features
     (steps.nb_pair_bounds): [n, 6] each, (top, runner-up, lowest, edge, class, wide)."""
     n = X.shape[0]
     a = np.empty((n, 6))
@@ -661,7 +661,7 @@ def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal
             wide,
         )
         top, runner_up, lowest, edge, best, wide = steps.nb_pair_bounds(
-            cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, 0, 0, X, i, inv_total
+            cc, g_w, g_mean, g_m2, nom_index, acc, has_nominal, 0, 0, X, i, inv_total
         )
         b[i, 0], b[i, 1], b[i, 2], b[i, 3], b[i, 4], b[i, 5] = (
             top,

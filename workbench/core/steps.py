@@ -477,8 +477,7 @@ def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
 
 
 @inline
-def nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i, k, ck,
-                 inv_total, quad, piv, lpiv, n_gauss, dead):
+def nb_pair_tail(acc, has_nominal, k, ck, inv_total, quad, piv, lpiv, n_gauss, dead):
     """Class k's bounded naive-Bayes score from its Gaussian sums (:func:`nb_pair_bounds`), as
     :func:`nb_class_score` with ``exact`` False finishes it: (score, alive, edge), where
     ``edge`` says only that the extremes test would run (its sum of squared z-scores is
@@ -501,49 +500,24 @@ def nb_pair_tail(g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i,
         logv = (0.5 * ln_below(r * r * piv) + lpn + 0.5 * lpiv - n_gauss * LOG_SQRT_2PI
                 - 0.5 * quad)
         alive = True
-    release(g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + nom_w.shape[0] +
-            nom_index.shape[0] + acc.shape[0] + X.shape[0])
+    release(acc.shape[0])
     return logv, alive, edge
 
 
 @inline
-def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf,
-                   s, X, i, inv_total):
+def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal, leaf, s, X, i,
+                   inv_total):
     """The bounded pass of :func:`leaf_predict` for two classes: both classes' Gaussian sums in
-    one pass over the features (two chains in registers, each feature read once), the
-    products of inverse variances not renormalised (no call to ``log``).  The scores are those
+    one pass over the features (:func:`nb_pair_pass`, UFFT's pass too: two chains in
+    registers, each feature read once), the products of inverse variances not renormalised
+    (no call to ``log``).  The scores are those
     of :func:`nb_class_score` to the bit wherever no product left [1e-50, 1e50]; where one did
     (``wide``) the pass does not decide and the exact pass runs.  Returns (top, runner-up,
     lowest, edge, naive Bayes' class, wide)."""
     c0 = class_counts[leaf, 0]
     c1 = class_counts[leaf, 1]
-    q0 = 0.0
-    piv0 = 1.0
-    lpiv0 = 0.0
-    n0 = 0
-    q1 = 0.0
-    piv1 = 1.0
-    lpiv1 = 0.0
-    n1 = 0
-    dead0 = not c0 > 0.0
-    dead1 = not c1 > 0.0
-    lo = 1.0
-    hi = 1.0
-    for j in range(X.shape[1]):
-        xj = X[i, j]
-        if nom_index[j] >= 0 or math.isnan(xj):
-            continue
-        if not dead0:
-            q0, piv0, lpiv0, n0, dead0 = gauss_term(g_w[s, j, 0], g_m2[s, j, 0],
-                                                    xj - g_mean[s, j, 0], q0, piv0, lpiv0, n0,
-                                                    False)
-        if not dead1:
-            q1, piv1, lpiv1, n1, dead1 = gauss_term(g_w[s, j, 1], g_m2[s, j, 1],
-                                                    xj - g_mean[s, j, 1], q1, piv1, lpiv1, n1,
-                                                    False)
-        lo = min(lo, min(piv0, piv1))
-        hi = max(hi, max(piv0, piv1))
-    wide = lo < 1e-50 or hi > 1e50
+    q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1, dead1, wide = nb_pair_pass(
+        g_w, g_mean, g_m2, nom_index, s, X, i, not c0 > 0.0, not c1 > 0.0, False)
     top = -np.inf
     runner_up = -np.inf
     lowest = 0.0
@@ -553,8 +527,8 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
         ck = c0 if k == 0 else c1
         if ck > 0.0:
             logv, alive, edge_k = nb_pair_tail(
-                g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, s, X, i, k, ck,
-                inv_total, q0 if k == 0 else q1, piv0 if k == 0 else piv1,
+                acc, has_nominal, k, ck, inv_total, q0 if k == 0 else q1,
+                piv0 if k == 0 else piv1,
                 lpiv0 if k == 0 else lpiv1, n0 if k == 0 else n1, dead0 if k == 0 else dead1)
             if alive:
                 lowest = min(lowest, logv)
@@ -564,7 +538,7 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
             runner_up = max(runner_up, min(top, logv))
             top = max(top, logv)
     release(class_counts.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
-            nom_w.shape[0] + nom_index.shape[0] + acc.shape[0] + X.shape[0])
+            nom_index.shape[0] + acc.shape[0] + X.shape[0])
     return top, runner_up, lowest, edge, nb_pred, wide
 
 
@@ -630,8 +604,8 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         decided = False
         if s >= 0 and not settled and not need_probs and log_int.shape[0] == 0 and K == 2:
             top, runner_up, lowest, edge, nb_pred, wide = nb_pair_bounds(
-                class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf, s,
-                X, i, inv_total)
+                class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal, leaf, s, X, i,
+                inv_total)
             decided = not wide and nb_bounds_decide(top, runner_up, lowest, edge)
             if not decided:   # the exact pass starts afresh
                 top = -np.inf
@@ -1026,15 +1000,21 @@ def sample_leaves(meta, leaves, countdown, every, i):
 
 
 # ---- UFFT (002): naive Bayes and DDM at inner nodes; the forest kernel
-# (workbench.core.forest) calls these, run_stream does not.
+# (workbench.core.forest) calls these, run_stream does not (but for nb_pair_pass, the pass of
+# its nb_pair_bounds).
+
+# UFFT's features are all numeric: the nominal index nb_pair_pass is given there
+NO_NOMINAL = np.empty(0, np.int64)
 
 @inline
-def nb_pair_pass(g_w, g_mean, g_m2, s, X, i, dead0, dead1, renorm):
+def nb_pair_pass(g_w, g_mean, g_m2, nom_index, s, X, i, dead0, dead1, renorm):
     """Both classes' :func:`gauss_term` sums at statistics slot s for row i, in one pass over
-    the features (two independent chains of sums, each feature read once); a class that starts
-    dead is skipped.  Without ``renorm`` (a constant) the products of inverse variances are not
-    renormalised, and ``wide`` reports whether either left [1e-50, 1e50] on the way (kept as
-    the smallest and largest partial product: a min and a max per term, not a branch).
+    the features (two independent chains of sums, each feature read once), the nominal ones
+    (``nom_index[j] >= 0``; an empty ``nom_index``: none, as in UFFT's forest) left out; a
+    class that starts dead is skipped.  Without ``renorm`` (a constant) the products of
+    inverse variances are not renormalised, and ``wide`` reports whether either left
+    [1e-50, 1e50] on the way (kept as the smallest and largest partial product: a min and a
+    max per term, not a branch).
     Returns (q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1, dead1, wide)."""
     q0 = 0.0
     piv0 = 1.0
@@ -1046,9 +1026,10 @@ def nb_pair_pass(g_w, g_mean, g_m2, s, X, i, dead0, dead1, renorm):
     n1 = 0
     lo = 1.0
     hi = 1.0
+    some_nominal = nom_index.shape[0] > 0
     for j in range(X.shape[1]):
         xj = X[i, j]
-        if math.isnan(xj):
+        if (some_nominal and nom_index[j] >= 0) or math.isnan(xj):
             continue
         if not dead0:
             q0, piv0, lpiv0, n0, dead0 = gauss_term(g_w[s, j, 0], g_m2[s, j, 0],
@@ -1061,10 +1042,8 @@ def nb_pair_pass(g_w, g_mean, g_m2, s, X, i, dead0, dead1, renorm):
         if not renorm:
             lo = min(lo, min(piv0, piv1))
             hi = max(hi, max(piv0, piv1))
-        if dead0 and dead1:
-            break
     wide = lo < 1e-50 or hi > 1e50
-    release(g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + X.shape[0])
+    release(g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + nom_index.shape[0] + X.shape[0])
     return q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1, dead1, wide
 
 
@@ -1078,10 +1057,10 @@ def nb_pair_sums(g_w, g_mean, g_m2, s, X, i, dead0, dead1):
     time on Waveform-21 (measured).  Returns (q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1,
     dead1)."""
     q0, piv0, lpiv0, n0, dead0_, q1, piv1, lpiv1, n1, dead1_, wide = nb_pair_pass(
-        g_w, g_mean, g_m2, s, X, i, dead0, dead1, False)
+        g_w, g_mean, g_m2, NO_NOMINAL, s, X, i, dead0, dead1, False)
     if wide:
         q0, piv0, lpiv0, n0, dead0_, q1, piv1, lpiv1, n1, dead1_, wide = nb_pair_pass(
-            g_w, g_mean, g_m2, s, X, i, dead0, dead1, True)
+            g_w, g_mean, g_m2, NO_NOMINAL, s, X, i, dead0, dead1, True)
     release(g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + X.shape[0])
     return q0, piv0, lpiv0, n0, dead0_, q1, piv1, lpiv1, n1, dead1_
 
