@@ -415,6 +415,21 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
 
 
 @inline
+def nominal_factor(acc, has_nominal, k, dead):
+    """Class k's product of nominal likelihoods from ``acc`` (:func:`nb_nominal_sums`): (its
+    part in [1e-50, 1], its logarithm's rest, ``dead`` or whether a nominal feature put the
+    class out); (1, 0, ``dead``) without nominal features."""
+    pn = 1.0
+    lpn = 0.0
+    if has_nominal:
+        pn = acc[ACC_PN, k]
+        lpn = acc[ACC_LPN, k]
+        dead = dead or acc[ACC_DEAD, k] > 0.0
+    release(acc.shape[0])
+    return pn, lpn, dead
+
+
+@inline
 def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, leaf,
                    s, X, i, k, total, inv_total, exact):
     """Class k's naive-Bayes log-score for row i at ``leaf`` (statistics slot s, its nominal
@@ -455,12 +470,7 @@ def nb_class_score(class_counts, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_n
                 lo = min(lo, piv)
                 hi = max(hi, piv)
         wide = lo < 1e-50 or hi > 1e50
-        pn = 1.0
-        lpn = 0.0
-        if has_nominal:
-            pn = acc[ACC_PN, k]
-            lpn = acc[ACC_LPN, k]
-            dead = dead or acc[ACC_DEAD, k] > 0.0
+        pn, lpn, dead = nominal_factor(acc, has_nominal, k, dead)
         if quad > EXP_EDGE_Z2:   # rare: some factor exp(-z^2 / 2) may be that small
             out_k, edge = gauss_extremes(g_w, g_mean, g_m2, nom_w, nom_index, s, X, i, k)
             dead = dead or out_k
@@ -484,13 +494,7 @@ def nb_pair_tail(acc, has_nominal, k, ck, inv_total, quad, piv, lpiv, n_gauss, d
     beyond ``EXP_EDGE_Z2``): the pass then does not decide."""
     logv = -np.inf
     alive = False
-    edge = False
-    pn = 1.0
-    lpn = 0.0
-    if has_nominal:
-        pn = acc[ACC_PN, k]
-        lpn = acc[ACC_LPN, k]
-        dead = dead or acc[ACC_DEAD, k] > 0.0
+    pn, lpn, dead = nominal_factor(acc, has_nominal, k, dead)
     # a factor exp(-z^2 / 2) may be near the bottom of the double range (rare): the exact
     # pass decides that row (gauss_extremes written in here too cost 14% of a first use's
     # compile time)
