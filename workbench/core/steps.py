@@ -514,10 +514,9 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
     """The bounded pass of :func:`leaf_predict` for two classes: both classes' Gaussian sums in
     one pass over the features (:func:`nb_pair_pass`, UFFT's pass too: two chains in
     registers, each feature read once), the products of inverse variances not renormalised
-    (no call to ``log``).  The scores are those
-    of :func:`nb_class_score` to the bit wherever no product left [1e-50, 1e50]; where one did
-    (``wide``) the pass does not decide and the exact pass runs.  Returns (top, runner-up,
-    lowest, edge, naive Bayes' class, wide)."""
+    (no call to ``log``).  The scores are those of :func:`nb_class_score` to the bit wherever
+    no product left [1e-50, 1e50]; where one did (``wide``) the pass does not decide and the
+    exact pass runs.  Returns (top, runner-up, lowest, edge, naive Bayes' class, wide)."""
     c0 = class_counts[leaf, 0]
     c1 = class_counts[leaf, 1]
     q0, piv0, lpiv0, n0, dead0, q1, piv1, lpiv1, n1, dead1, wide = nb_pair_pass(
