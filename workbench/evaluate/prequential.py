@@ -116,15 +116,28 @@ def _tally(y: np.ndarray, pred: np.ndarray, n_classes: int, every: int, window: 
 def _tally_pass(y, pred, n_classes, t, lo):
     """The confusion matrix of (y, pred) (codes in range(n_classes)), and the right answers
     among the first ``t[j]`` and the first ``lo[j]`` rows (``t`` and ``lo`` ascending, at most
-    the number of rows).  The right answers are summed stretch by stretch between consecutive
-    marks of t and lo, a loop the compiler vectorises; the confusion matrix is a second plain
-    loop.  (One loop that did both and tested for a mark at every row took 1.35-1.7 times as
-    long: 0.61 against 0.45 ms for 200,000 rows of 2 classes.)"""
+    the number of rows).
+
+    The confusion matrix is counted in four tables, row i into table i % 4, then summed: one
+    table made each count wait for the store of the one before whenever two rows fell in the
+    same cell, which with few classes is most rows (0.21 against 0.13 ms for SEA's 200,000 rows
+    and 2 classes).  The right answers are summed stretch by stretch between consecutive marks
+    of t and lo, each stretch a view, over which the compiler vectorises the comparison; over
+    the stretch's indices of ``y`` itself it did not (0.19 against 0.04 ms).  (One loop that
+    did both and tested for a mark at every row took 1.35-1.7 times as long as the two.)"""
     K = n_classes
     n = y.shape[0]
+    lanes = np.zeros((4, K * K), np.int64)
+    whole = n - n % 4
+    for i in range(0, whole, 4):
+        for lane in range(4):
+            lanes[lane, y[i + lane] * K + pred[i + lane]] += 1
+    for i in range(whole, n):
+        lanes[0, y[i] * K + pred[i]] += 1
     cells = np.zeros(K * K, np.int64)
-    for i in range(n):
-        cells[y[i] * K + pred[i]] += 1
+    for lane in range(4):
+        for c in range(K * K):
+            cells[c] += lanes[lane, c]
     right_t = np.zeros(t.shape[0], np.int64)
     right_lo = np.zeros(lo.shape[0], np.int64)
     a = 0
@@ -137,11 +150,14 @@ def _tally_pass(y, pred, n_classes, t, lo):
             mark = min(mark, t[a])
         if b < lo.shape[0]:
             mark = min(mark, lo[b])
-        r = 0
-        for j in range(i, mark):
-            r += y[j] == pred[j]
-        right += r
-        i = max(i, mark)
+        if mark > i:
+            ys = y[i:mark]
+            ps = pred[i:mark]
+            r = 0
+            for j in range(ys.shape[0]):
+                r += ys[j] == ps[j]
+            right += r
+            i = mark
         while a < t.shape[0] and t[a] <= i:
             right_t[a] = right
             a += 1
