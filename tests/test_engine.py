@@ -394,6 +394,96 @@ def test_numeric_split_search_against_an_independent_merit(stream, n_classes):
     assert checked >= 4 * d
 
 
+def test_fast_normal_cdf_and_log2_within_what_the_screen_allows():
+    """The split screen's table of the normal CDF and its polynomial log2 against scipy and
+    NumPy, far inside the errors the screen's slack is built on."""
+    from scipy import special
+
+    from workbench.core import observers as ob
+
+    @njit
+    def both(z, a, phi, lg):
+        for i in range(z.shape[0]):
+            phi[i] = ob.normal_cdf_fast(z[i])
+            lg[i] = ob.log2_fast(a[i])
+
+    rng = np.random.default_rng(5)
+    z = np.concatenate([np.linspace(-9.5, 9.5, 2_000_001), rng.normal(0, 3, 200_000)])
+    a = np.exp(rng.uniform(-690, 700, z.shape[0]))
+    a[:4] = [2.2250738585072014e-308, 1.0, 2.0, 1.4142135623730951]
+    phi, lg = np.empty_like(z), np.empty_like(z)
+    both(z, a, phi, lg)
+    assert np.abs(phi - special.ndtr(z)).max() < ob.PHI_FAST_ERROR / 10
+    assert np.abs(lg - np.log2(a)).max() < ob.LOG2_FAST_ERROR / 10
+    assert ob.normal_cdf_fast(-20.0) == 0.0 and ob.normal_cdf_fast(20.0) == 1.0
+    assert np.isnan(ob.normal_cdf_fast(np.nan))
+
+
+@njit
+def _screen(T, C, node, params, eps, post):
+    return sp.screen_keeps(
+        params,
+        C.nom_index,
+        C.nom_card,
+        T.class_counts,
+        T.g_w,
+        T.g_mean,
+        T.g_m2,
+        T.g_min,
+        T.g_max,
+        T.nom,
+        T.nom_w,
+        T.nom_nv,
+        T.stats_slot[node],
+        node,
+        eps,
+        post,
+    )
+
+
+@pytest.mark.parametrize("case", ["sea", "waveform", "mixed", "best_vs_null"])
+def test_split_screen_keeps_a_leaf_only_where_the_exact_rule_keeps_it(case):
+    """The kernel's split attempt skips the exact search where the screen (merits within
+    SCREEN_SLACK, from the fast CDF and log2) says the rule keeps the leaf.  At every leaf of a
+    grown tree, with tau = 0 so that only the margin decides: just below the exact quantity
+    (the exact rule splits) the screen must not keep the leaf; a millionth above it (the exact
+    rule keeps it) the screen must, or the screen would never save anything."""
+    n_classes = 3 if case == "waveform" else 2
+    X, y = (streams.waveform if case == "waveform" else streams.sea)(20_000, seed=4)
+    kw = {}
+    if case == "mixed":  # a nominal column beside the numeric ones
+        X = np.column_stack(
+            [X, (X[:, 0] // 2.5).clip(0, 3), np.random.default_rng(0).integers(0, 3, len(y))]
+        )
+        kw = {"nominal_features": {3: 4, 4: 3}}
+    model = (PathTree if case == "best_vs_null" else HoeffdingTree)(
+        X.shape[1], n_classes, grace_period=200, **kw
+    ).partial_fit(X, y)
+    T, C = model.tree, model._config
+    params = C.params.copy()
+    params[sp.P_TAU] = 0.0
+    factor = 1.0 if case == "best_vs_null" else params[sp.P_MARGIN_FACTOR]
+    d = X.shape[1]
+    kept = 0
+    leaves = [
+        v for v in range(T.meta[st.M_N_NODES]) if T.kind[v] == st.LEAF and T.stats_slot[v] >= 0
+    ]
+    for leaf in leaves:
+        merits, cuts, post = (
+            np.empty(d),
+            np.empty(d),
+            np.empty((max(T.children.shape[1], 2), n_classes)),
+        )
+        outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
+        if not np.isfinite(q) or b1 < 0:
+            continue
+        below = (q - 1e-12 * (1 + abs(q))) / factor  # exact: q > threshold, a split
+        assert not _screen(T, C, leaf, params, below, post), (leaf, q)
+        above = (q + 1e-6) / factor  # exact: kept
+        kept += _screen(T, C, leaf, params, above, post)
+    assert kept >= 3
+
+
 # ----------------------------------------------------------------------------- edits
 def _grown(seed=9, n=30_000, cls=PathTreeNoReeval):
     X, y = streams.sea(n, seed=seed)

@@ -350,7 +350,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 outcome, b1, _b2, _eps, _q, _thr = leaf_decision(
                     params, cut_table, nom_index, nom_card, class_counts, stats_slot, g_w, g_mean,
                     g_m2, g_min, g_max, nom, nom_w, nom_nv, merit_sum, merit_n, cls_len, depth,
-                    parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post)
+                    parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post, True)
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
                         apply_split(T, C, leaf, b1, cuts[b1], post)):
                     # the next rows are routed afresh through the table's new rows (for speed

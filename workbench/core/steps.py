@@ -61,14 +61,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from ..active.strategies import (C_DRIFTS, C_QUERIED, C_SEEN, C_WARNINGS, CUSTOM,
                                  custom_query, decide, top_two_margin)
 from ..drift.ddm import ddm_reset, ddm_step
-from .observers import LOG_SQRT_2PI
+from .observers import LOG_SQRT_2PI, float_bits
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
                      REEVAL_CLOCK_TREE)
 from .routing import route
@@ -301,18 +299,6 @@ NO_LOG_INT = np.empty(0)
 NB_SUM_SLACK = 1e-9
 
 
-@intrinsic
-def _float_bits(typingctx, x):
-    """The IEEE 754 bits of a float64 as an int64 (a bit cast, no conversion)."""
-    if not isinstance(x, types.Float) or x.bitwidth != 64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.int64(types.float64), codegen
-
-
 LN_2 = math.log(2.0)
 # a = 2^e (1 + f) with 0 <= f < 1: ln a = (e + ln(1 + f) / ln 2) ln 2, and on [0, 1] ln(1 + f) lies
 # between its chord f ln 2 and the chord plus the largest gap between them, reached where the
@@ -328,7 +314,7 @@ def ln_below(a):
     """A lower bound of ln a that is within ``LN_BELOW_GAP`` (0.0597) of it, from a's exponent
     and mantissa: no call to ``log``.  -inf for 0 and subnormals, inf for inf and NaN (the
     caller then computes the logarithm)."""
-    bits = _float_bits(a)
+    bits = float_bits(a)
     field = (bits >> 52) & 0x7FF
     if field == 0:
         return -np.inf
