@@ -420,24 +420,31 @@ def test_fast_normal_cdf_and_log2_within_what_the_screen_allows():
 
 
 @njit
-def _screen(T, C, node, params, eps, post):
-    return sp.screen_keeps(
-        params,
-        C.nom_index,
-        C.nom_card,
-        T.class_counts,
-        T.g_w,
-        T.g_mean,
-        T.g_m2,
-        T.g_min,
-        T.g_max,
-        T.nom,
-        T.nom_w,
-        T.nom_nv,
-        T.stats_slot[node],
-        node,
-        eps,
-        post,
+def _screen(T, C, node, params, eps, merits, cuts, post):
+    return (
+        sp.screen_applies(params, eps)
+        and sp.feature_candidates(
+            params,
+            C.cuts,
+            C.nom_index,
+            C.nom_card,
+            T.class_counts,
+            T.g_w,
+            T.g_mean,
+            T.g_m2,
+            T.g_min,
+            T.g_max,
+            T.nom,
+            T.nom_w,
+            T.nom_nv,
+            T.stats_slot[node],
+            node,
+            merits,
+            cuts,
+            post,
+            True,
+        )
+        and sp.screen_keeps(params, C.nom_index, merits, cuts, eps)
     )
 
 
@@ -478,9 +485,9 @@ def test_split_screen_keeps_a_leaf_only_where_the_exact_rule_keeps_it(case):
         if not np.isfinite(q) or b1 < 0:
             continue
         below = (q - 1e-12 * (1 + abs(q))) / factor  # exact: q > threshold, a split
-        assert not _screen(T, C, leaf, params, below, post), (leaf, q)
+        assert not _screen(T, C, leaf, params, below, merits, cuts, post), (leaf, q)
         above = (q + 1e-6) / factor  # exact: kept
-        kept += _screen(T, C, leaf, params, above, post)
+        kept += _screen(T, C, leaf, params, above, merits, cuts, post)
     assert kept >= 3
 
 

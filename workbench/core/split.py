@@ -652,90 +652,38 @@ def numeric_screen_gain(
     return True, best, inside
 
 
-@njit(cache=True, no_cpython_wrapper=True)
-def screen_keeps(
-    params,
-    nom_index,
-    nom_card,
-    class_counts,
-    g_w,
-    g_mean,
-    g_m2,
-    g_min,
-    g_max,
-    nom,
-    nom_w,
-    nom_nv,
-    s,
-    node,
-    eps,
-    post,
-):
-    """Whether the leaf's rule keeps the leaf for certain, told from merits within
-    ``SCREEN_SLACK`` of the split search's (numeric features by :func:`numeric_screen_gain`,
-    nominal ones exactly): the stream kernel's split attempt then skips the exact search
-    (True), which it runs otherwise (False), so both reach the same decision.
-
-    Only for the rules best vs second and best vs null, information gain, MOA's cut points, and
-    eps >= tau (no tie).  The exact rule's quantity is the best merit less the second's (or
-    less the null split's gain); the true best lies at most ``SCREEN_SLACK`` above the screen's
-    best and the true second at most that below the screen's second, so when the screen's
-    quantity plus twice the slack is below the threshold, the exact quantity is too."""
+@njit(inline="always")
+def screen_applies(params, eps):
+    """Whether :func:`screen_keeps` can speak for the leaf's rule: best vs second or best vs
+    null, information gain, MOA's cut points, and eps >= tau (no tie)."""
     rule = int(params[P_SPLIT_RULE])
-    if (
-        s < 0
-        or not eps >= params[P_TAU]
-        or params[P_CUTS] != CUTS_GAUSSIAN
-        or int(params[P_CRITERION]) != CRIT_INFO_GAIN
-        or (rule != RULE_BEST_VS_SECOND and rule != RULE_BEST_VS_NULL)
-    ):
-        return False
-    K = class_counts.shape[1]
-    frac = params[P_MIN_BRANCH_FRAC]
-    binary = params[P_BINARY_NOMINAL] > 0
-    n_points = int(params[P_N_SPLIT_POINTS])
-    pre_total = 0.0
-    for k in range(K):
-        pre_total += class_counts[node, k]
-    pre_imp = impurity_row(class_counts, node, CRIT_INFO_GAIN)
-    sd = np.empty(K)
-    vals = np.empty(n_points * (2 * K + 2))
-    logs = np.empty(n_points * (2 * K + 2))
+    return (
+        eps >= params[P_TAU]
+        and params[P_CUTS] == CUTS_GAUSSIAN
+        and int(params[P_CRITERION]) == CRIT_INFO_GAIN
+        and (rule == RULE_BEST_VS_SECOND or rule == RULE_BEST_VS_NULL)
+    )
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def screen_keeps(params, nom_index, merits, cuts, eps):
+    """Whether the leaf's rule keeps the leaf for certain, told from merits within
+    ``SCREEN_SLACK`` of the split search's (:func:`feature_candidates` with ``screen``; a
+    numeric feature's cut there is 0 where it has a candidate, NaN where not): the stream
+    kernel's split attempt then skips the exact search (True), which it runs otherwise (False),
+    so both reach the same decision.  Only where :func:`screen_applies`.
+
+    The exact rule's quantity is the best merit less the second's (or less the null split's
+    gain); the true best lies at most ``SCREEN_SLACK`` above the screen's best and the true
+    second at most that below the screen's second, so when the screen's quantity plus twice
+    the slack is below the threshold, the exact quantity is too."""
     top = -np.inf
     second = -np.inf
     n_candidates = 0
-    for j in range(nom_index.shape[0]):
-        m = nom_index[j]
-        if m >= 0:
-            g, _v = nominal_candidate(
-                params, nom, nom_w, nom_nv, s, m, nom_card[m], binary, post, pre_total, pre_imp
-            )
-        else:
-            lo, hi = gaussian_range(g_w, g_min, g_max, s, j)
-            if not lo < hi:
-                continue  # no candidate (a NaN cut in the exact search)
-            ok, g, inside = numeric_screen_gain(
-                g_w,
-                g_mean,
-                g_m2,
-                g_min,
-                g_max,
-                s,
-                j,
-                n_points,
-                lo,
-                hi,
-                pre_total,
-                pre_imp,
-                frac,
-                sd,
-                vals,
-                logs,
-            )
-            if not ok:
-                return False
-            if not inside:
-                continue  # no cut point strictly inside the range: no candidate either
+    for j in range(merits.shape[0]):
+        if not has_candidate(nom_index, cuts, j):
+            continue
+        g = merits[j]
         if np.isnan(g):
             return False
         n_candidates += 1
@@ -743,7 +691,7 @@ def screen_keeps(
         top = max(top, g)
     if top == -np.inf:
         return False  # no candidate with a finite merit: the exact search says so
-    if rule == RULE_BEST_VS_NULL:
+    if int(params[P_SPLIT_RULE]) == RULE_BEST_VS_NULL:
         return top + SCREEN_SLACK - NULL_GAIN < eps
     if n_candidates < 2 or second == -np.inf:
         return False  # the quantity is infinite: a split
@@ -770,21 +718,27 @@ def feature_candidates(
     merits,
     cuts,
     post,
+    screen,
 ):
     """Best merit (and cut, NaN for a multiway split) of every feature at ``node``, whose
-    statistics are in slot ``s``.
+    statistics are in slot ``s``; returns True.
 
     ``post`` is scratch of shape [B, K]; features without statistics get merit -inf.  It and
     the helpers it calls take the arrays they read, not the tree: a call that takes the tree
     costs two atomic reference counts for each of its ~35 arrays, and they run for every
     feature at every split attempt and re-evaluation (:func:`candidates_at` passes the tree's).
+
+    ``screen`` (for :func:`screen_keeps`, under information gain and MOA's cut points): each
+    numeric feature's best merit within ``SCREEN_SLACK`` (:func:`numeric_screen_gain`) and a
+    cut of 0 where it has a candidate; False as soon as a feature cannot be scored so.
+    Nominal features are scored exactly either way.
     """
     d = merits.shape[0]
     for j in range(d):
         merits[j] = -np.inf
         cuts[j] = np.nan
     if s < 0:
-        return
+        return True
     crit = int(params[P_CRITERION])
     binary = params[P_BINARY_NOMINAL] > 0
     # the leaf's own weight and impurity, once for every candidate
@@ -792,13 +746,44 @@ def feature_candidates(
     for k in range(class_counts.shape[1]):
         pre_total += class_counts[node, k]
     pre_imp = impurity_row(class_counts, node, crit)
-    sd = np.empty(class_counts.shape[1])  # (numeric_best_cut's scratch)
+    K = class_counts.shape[1]
+    sd = np.empty(K)  # (numeric_best_cut's scratch)
+    n_points = int(params[P_N_SPLIT_POINTS]) if screen else 0
+    vals = np.empty(n_points * (2 * K + 2))  # (numeric_screen_gain's)
+    logs = np.empty(n_points * (2 * K + 2))
     for j in range(d):
         m = nom_index[j]
         if m >= 0:
             merits[j], cuts[j] = nominal_candidate(
                 params, nom, nom_w, nom_nv, s, m, nom_card[m], binary, post, pre_total, pre_imp
             )
+        elif screen:
+            lo, hi = gaussian_range(g_w, g_min, g_max, s, j)
+            if not lo < hi:
+                continue  # no candidate
+            ok, g, inside = numeric_screen_gain(
+                g_w,
+                g_mean,
+                g_m2,
+                g_min,
+                g_max,
+                s,
+                j,
+                n_points,
+                lo,
+                hi,
+                pre_total,
+                pre_imp,
+                params[P_MIN_BRANCH_FRAC],
+                sd,
+                vals,
+                logs,
+            )
+            if not ok:
+                return False
+            if inside:
+                merits[j] = g
+                cuts[j] = 0.0
         else:
             merits[j], cuts[j] = numeric_best_cut(
                 params,
@@ -815,6 +800,7 @@ def feature_candidates(
                 pre_total,
                 pre_imp,
             )
+    return True
 
 
 @njit(inline="always")
@@ -839,6 +825,7 @@ def candidates_at(T, C, node, merits, cuts, post):
         merits,
         cuts,
         post,
+        False,
     )
 
 
@@ -1099,6 +1086,7 @@ def split_decision(T, C, node, merits, cuts, post):
         merits,
         cuts,
         post,
+        False,
     )
 
 
@@ -1131,7 +1119,7 @@ def leaf_decision(
     merits,
     cuts,
     post,
-    screen=False,
+    screen,
 ):
     """:func:`split_decision` over the arrays it reads.  The stream kernel calls this at every
     split attempt: a call that takes the tree (and the policy) costs two atomic reference
@@ -1153,11 +1141,14 @@ def leaf_decision(
     eps = node_epsilon(
         params, nom_index.shape[0], cls_len, class_counts, kind, depth, t_learned, node, n
     )
-    if (
-        screen
-        and params[P_MERITS] != MERITS_MOA
-        and screen_keeps(
+    # the screen's merits (within SCREEN_SLACK) first where it applies, then, unless they show
+    # that the rule keeps the leaf, the exact search.  (One call site: a second one made a first
+    # use compile 2-3 s longer)
+    screened = screen and params[P_MERITS] != MERITS_MOA and screen_applies(params, eps)
+    for _ in range(2):
+        complete = feature_candidates(
             params,
+            cut_table,
             nom_index,
             nom_card,
             class_counts,
@@ -1171,31 +1162,16 @@ def leaf_decision(
             nom_nv,
             stats_slot[node],
             node,
-            eps,
+            merits,
+            cuts,
             post,
+            screened,
         )
-    ):
-        return NO_SPLIT_BOUND, -1, -1, eps, np.nan, np.nan
-    feature_candidates(
-        params,
-        cut_table,
-        nom_index,
-        nom_card,
-        class_counts,
-        g_w,
-        g_mean,
-        g_m2,
-        g_min,
-        g_max,
-        nom,
-        nom_w,
-        nom_nv,
-        stats_slot[node],
-        node,
-        merits,
-        cuts,
-        post,
-    )
+        if not screened:
+            break
+        if complete and screen_keeps(params, nom_index, merits, cuts, eps):
+            return NO_SPLIT_BOUND, -1, -1, eps, np.nan, np.nan
+        screened = False
     if params[P_MERITS] == MERITS_MOA:
         return moa_split_decision(
             params,
