@@ -1128,9 +1128,10 @@ def leaf_decision(
 
     ``screen`` (the kernel's attempts): where :func:`screen_keeps` finds that the rule keeps
     the leaf for certain, return (``NO_SPLIT_BOUND``, -1, -1, eps, NaN, NaN) without the exact
-    search, ``merits`` and ``cuts`` left as they were; the kernel reads them only after a
-    split.  Most attempts keep their leaf, and the exact search spends half its time in the
-    normal CDF."""
+    search, ``merits`` and ``cuts`` then holding the screen's values (within ``SCREEN_SLACK``;
+    a numeric cut of 0 for "has a candidate"), which the kernel does not read: it reads them
+    only after a split.  Most attempts keep their leaf, and the exact search spent half its
+    time in libm's ``erfc`` and ``log2``."""
     n = leaf_weight(class_counts, node)
     d = merits.shape[0]
     if n_observed_classes(class_counts, node) < 2:
