@@ -48,7 +48,6 @@ from .observers import (
     gaussian_range,
     gaussian_sd,
     log2_fast,
-    normal_cdf_fast,
 )
 from .params import (
     ATTEMPTS_PER_CANDIDATE,
@@ -582,25 +581,20 @@ def numeric_screen_gain(
     step = (hi - lo) / (n_points + 1.0)
     K = g_w.shape[2]
     W = 2 * K + 2
+    total = 0.0  # (the weight either way, whatever the cut)
     for k in range(K):
         sd[k] = gaussian_sd(max(g_w[s, j, k], 0.0), g_m2[s, j, k])
+        total += max(g_w[s, j, k], 0.0)
     for i in range(n_points):
         cut = lo + step * (i + 1.0)
         wl = 0.0
         wr = 0.0
         for k in range(K):
             w = max(g_w[s, j, k], 0.0)
-            if w <= 0.0 or cut < g_min[s, j, k]:
-                left = 0.0
-            elif cut >= g_max[s, j, k]:
-                left = w
-            elif sd[k] > 0.0:
-                phi = normal_cdf_fast((cut - g_mean[s, j, k]) / sd[k])
-                if np.isnan(phi):
-                    return False, 0.0, False
-                left = w * min(max(phi, 0.0), 1.0)
-            else:
-                left = w if cut >= g_mean[s, j, k] else 0.0
+            # (a NaN weight makes its branch's weight NaN, which the 1% test below refuses)
+            left = gaussian_left_weight(
+                w, g_mean[s, j, k], sd[k], g_min[s, j, k], g_max[s, j, k], cut, True
+            )
             vals[i * W + k] = left
             vals[i * W + K + k] = w - left
             wl += left
@@ -618,9 +612,7 @@ def numeric_screen_gain(
         inside = True
         sl = 0.0
         sr = 0.0
-        total = 0.0
         for k in range(K):
-            total += max(g_w[s, j, k], 0.0)
             left = vals[i * W + k]
             right = vals[i * W + K + k]
             if left > 0.0:
