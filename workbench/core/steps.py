@@ -534,14 +534,20 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, log_int):
-    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, the
-    leaf's two largest counts and their total, and whether naive Bayes must be settled as MOA
-    computes it, :func:`moa_nb_resolve`); with ``need_probs`` the class probabilities go to
-    ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch; ``log_int`` is ``LOG_INT``
-    where every feature is nominal, else empty, ``NO_LOG_INT``: the shortcut is then skipped).
-    (The counts are for 003's Frugal step; where the loop does not use them numba drops their
-    computation.)"""
+                 out, buf, acc, log_int, limits):
+    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction,
+    whether 003's Frugal margin p1 - p2 of the leaf's count probabilities is below alpha
+    (:func:`count_margin_below` with ``limits`` from :func:`frugal_limits`), and whether naive
+    Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with ``need_probs`` the
+    class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch;
+    ``log_int`` is ``LOG_INT`` where every feature is nominal, else empty, ``NO_LOG_INT``: the
+    shortcut is then skipped).
+
+    The margin is tested here, as soon as the counts are read, and only its answer lives on
+    through naive Bayes' code: returning the two largest counts and their total for the loop
+    to test kept three more values alive across it, and cost the Frugal tree at alpha = 1 on
+    SEA 6.5% against the Hoeffding tree, this 4% (paired processes, measured).  Where the
+    loop does not use the answer numba drops its computation."""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
     total = 0.0
@@ -552,6 +558,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         total += ck
         second = max(second, min(first, ck))   # no branch: the order of the counts is noise
         first = max(first, ck)
+    uncertain = count_margin_below(first, second, total, limits)
     mc_pred = 0     # argmax of the counts (ties: lowest class)
     for k in range(1, K):
         if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
@@ -638,7 +645,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
             nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
             log_int.shape[0])
-    return p, mc_pred, nb_pred, first, second, total, near
+    return p, mc_pred, nb_pred, uncertain, near
 
 
 @inline
