@@ -622,7 +622,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
     buf = np.empty(K)
     acc = np.empty((steps.N_ACC, K))
     no_table = log_int[:1]
-    limits = steps.frugal_limits(1.0, K, False)
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
@@ -668,10 +667,9 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             buf,
             acc,
             no_table,
-            limits,
         )
         exact_cls[i] = r[2]
-        exact_near[i] = r[4]
+        exact_near[i] = r[3]
 
 
 def _nb_compare(model, X, log_int):

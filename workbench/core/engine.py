@@ -23,10 +23,10 @@ from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split
                     kill_subtree, leaf_decision, reevaluate, replace_split, reset_tree)
 from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T,
                     NOMINAL_MULTI)
-from .steps import (LOG_INT, N_ACC, NO_LOG_INT, detect_drift, due_for_split, frugal_label,
-                    frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve, observe,
-                    prune_and_refill, query_label, reevaluate_along_path, reevaluation_due,
-                    sample_leaves, score_predictors)
+from .steps import (LOG_INT, N_ACC, NO_LOG_INT, count_margin_at, detect_drift, due_for_split,
+                    frugal_label, frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve,
+                    observe, prune_and_refill, query_label, reevaluate_along_path,
+                    reevaluation_due, sample_leaves, score_predictors)
 
 #: rows routed ahead at a time (``routing.route_block``), and the rows routed one by one after a
 #: block where most rows stopped at a nominal test
@@ -75,8 +75,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             (``C_*``) accumulate; ``queried[i]`` (if non-empty) is 1 for a labelled row.
             ``rng=None`` (003's Frugal, code ``FRUGAL``, at leaves whose probabilities are
             count fractions: see :func:`strategy_rng`) compiles a variant without the strategy
-            call: ``steps.leaf_predict`` tests the margin on the leaf's counts as it reads
-            them (``steps.count_margin_below``), and ``steps.frugal_label`` applies the budget
+            call: the margin is tested on the counts of the leaf that predicts, before it
+            predicts (``steps.count_margin_at``), and ``steps.frugal_label`` applies the budget
             to copies of the counters kept in registers (written back before returning).
     path    None: only the leaf learns (VFDT; numba compiles this variant without the path
             code), or an int64 buffer of at least the node capacity: every node on the path
@@ -254,22 +254,22 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         nb_pred = 0
         conf = -1.0
         uncertain = False
+        if rng is None:   # 003's Frugal on count leaves: the margin test, as the counts are read
+            uncertain = count_margin_at(class_counts, leaf, limits)
         if predicting:
             # one copy of the predictor in the loop (compile time): a second pass only when
             # learning routes a nominal code to its own, still empty branch (``forked``), whose
             # predictors are the ones scored
             for rep in range(2):
-                p_rep, mc_pred, nb_pred, below, near = leaf_predict(
+                p_rep, mc_pred, nb_pred, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc, log_int, limits)
+                    need_probs and rep == 0, out, buf, acc, log_int)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
                 if rep == 0:   # the predicting leaf
                     p = p_rep
-                    if rng is None:   # 003's Frugal on count leaves: the margin test
-                        uncertain = below
                     conf = out[p]
                     if want_pred:
                         pred[i] = p

@@ -534,31 +534,17 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, log_int, limits):
-    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction,
-    whether 003's Frugal margin p1 - p2 of the leaf's count probabilities is below alpha
-    (:func:`count_margin_below` with ``limits`` from :func:`frugal_limits`), and whether naive
-    Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with ``need_probs`` the
-    class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``, are scratch;
-    ``log_int`` is ``LOG_INT`` where every feature is nominal, else empty, ``NO_LOG_INT``: the
-    shortcut is then skipped).
-
-    The margin is tested here, as soon as the counts are read, and only its answer lives on
-    through naive Bayes' code: returning the two largest counts and their total for the loop
-    to test kept three more values alive across it, and cost the Frugal tree at alpha = 1 on
-    SEA 6.5% against the Hoeffding tree, this 4% (paired processes, measured).  Where the
-    loop does not use the answer numba drops its computation."""
+                 out, buf, acc, log_int):
+    """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, and
+    whether naive Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with
+    ``need_probs`` the class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``,
+    are scratch; ``log_int`` is ``LOG_INT`` where every feature is nominal, else empty,
+    ``NO_LOG_INT``: the shortcut is then skipped)."""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
     total = 0.0
-    first = -1.0
-    second = -1.0
     for k in range(K):
-        ck = class_counts[leaf, k]
-        total += ck
-        second = max(second, min(first, ck))   # no branch: the order of the counts is noise
-        first = max(first, ck)
-    uncertain = count_margin_below(first, second, total, limits)
+        total += class_counts[leaf, k]
     mc_pred = 0     # argmax of the counts (ties: lowest class)
     for k in range(1, K):
         if class_counts[leaf, k] > class_counts[leaf, mc_pred]:
@@ -645,7 +631,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
             nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
             log_int.shape[0])
-    return p, mc_pred, nb_pred, uncertain, near
+    return p, mc_pred, nb_pred, near
 
 
 @inline
@@ -889,7 +875,7 @@ def frugal_label(seen, queried, budget, uncertain):
     class probabilities) at a leaf whose probabilities are its count fractions: the kernel
     runs this step instead of :func:`query_label` when it gets no random state (``rng=None``,
     see :func:`workbench.core.engine.strategy_rng`).  The loop has tested the margin where
-    the leaf predicted (``uncertain``, :func:`count_margin_below`); this step applies the
+    the leaf predicts (``uncertain``, :func:`count_margin_at`); this step applies the
     budget rule of :func:`query_label` (a budget of 1 admits every query: queried + 1 <= seen
     always holds) to the kernel's local copies of the two counters, ``C_SEEN`` and
     ``C_QUERIED``, and returns (labelled, seen, queried).
@@ -921,6 +907,27 @@ def frugal_limits(alpha, K, laplace):
     if laplace:
         return lo, hi, float(K), 1.0, alpha, K
     return lo, hi, 0.0, 0.0, alpha, K
+
+
+@inline
+def count_margin_at(class_counts, leaf, limits):
+    """:func:`count_margin_below` at ``leaf``, from its counts: is 003's Frugal margin p1 - p2
+    below alpha there?  The kernel's Frugal variant asks before the leaf predicts, so that only
+    the answer lives on through the prediction's code.  With the leaf's two largest counts and
+    total returned by the prediction and tested after it (as before 2026-11-28), the Frugal tree
+    at alpha = 1 took 1.044-1.082 times the Hoeffding tree's time on SEA; asked here,
+    1.026-1.064 (median paired ratios; each kernel compiled three times, under PYTHONHASHSEED
+    0, 1 and 2, since numba's machine code, and its speed, changes with the hash seed)."""
+    total = 0.0
+    first = -1.0
+    second = -1.0
+    for k in range(class_counts.shape[1]):
+        ck = class_counts[leaf, k]
+        total += ck
+        second = max(second, min(first, ck))   # no branch: the order of the counts is noise
+        first = max(first, ck)
+    release(class_counts.shape[0])
+    return count_margin_below(first, second, total, limits)
 
 
 @inline
