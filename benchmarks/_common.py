@@ -51,10 +51,12 @@ def ensure_repo_on_path() -> None:
 
 def precompile() -> float:
     """Compile (or load from the cache) the workbench's kernels with ``python -m
-    workbench.precompile`` before anything is timed; returns its seconds.  It compiles under a
-    fixed hash seed, so a run of the same sources times the same machine code; a kernel compiled
-    by the timing process at its first call would be one draw among several layouts, whose speed
-    differed by up to 4% (``workbench.precompile``'s docstring)."""
+    workbench.precompile`` before anything is timed; returns its seconds.  What the cache
+    lacks it compiles under a fixed hash seed, so a run of the same sources times the same
+    machine code; a kernel compiled by the timing process at its first call would be one draw
+    among several layouts, whose speed differed by up to 4% (``workbench.precompile``'s
+    docstring).  Kernels already in the cache are kept: after compiling by other means, empty
+    ``workbench/**/__pycache__`` first."""
     t0 = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "workbench.precompile"],
