@@ -9,12 +9,21 @@ cache) on the four streams of ``bench_hoeffding.py``, and the report gives per s
 over rounds of each, their ratio, and the ratio of the round-by-round pairs.  CPU time of the
 timed thread is what is compared (wall time is printed too).  Results go to
 ``benchmarks/results/ab.md``.
+
+``--hash-seeds 0,1,2``: numba's machine code depends on the hash seed of the process that
+compiles it, and its speed with it (3-5% on SEA between seeds, measured 2026-11-28; see
+``workbench.precompile``), so one build of each checkout compares two draws, not two codes.  With
+this option each checkout is compiled once per seed, into an empty cache of its own under
+``results/tmp/ab_cache`` (``NUMBA_CACHE_DIR``, ``PYTHONHASHSEED``), every round times every
+build, and a round's ratio pairs the two checkouts' builds of the same seed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -23,7 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import machine_info, machine_lines, markdown_table, utc_now, write_results  # noqa
+from _common import TMP, machine_info, machine_lines, markdown_table, utc_now, write_results  # noqa
 
 STREAMS = ("sea", "random_tree", "waveform", "electricity")
 
@@ -59,16 +68,26 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def run(checkout: Path, streams: tuple[str, ...]) -> dict:
+def run(checkout: Path, streams: tuple[str, ...], env: dict | None = None) -> dict:
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(streams)],
         capture_output=True,
         text=True,
         cwd=checkout,
+        env=env,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"the run in {checkout} failed:\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def by_seed(rounds: list, stream: str, seed) -> list[float]:
+    """The after/before CPU ratios of the rounds that paired builds of hash seed ``seed``."""
+    return [
+        x["after"][stream]["cpu"] / x["before"][stream]["cpu"]
+        for x in rounds
+        if x["hash_seed"] == seed
+    ]
 
 
 def main(argv=None) -> int:
@@ -82,19 +101,39 @@ def main(argv=None) -> int:
         help="comma-separated names of bench_hoeffding's streams (default: %(default)s; "
         "e.g. rt_nominal4 for an all-nominal tree)",
     )
+    ap.add_argument(
+        "--hash-seeds",
+        default=None,
+        help="comma-separated PYTHONHASHSEED values: compile each checkout once per seed into a "
+        "fresh cache, and pair builds of the same seed (default: each checkout's own cache)",
+    )
     args = ap.parse_args(argv)
     streams = tuple(args.streams.split(","))
+    seeds = [None] if args.hash_seeds is None else args.hash_seeds.split(",")
     info = machine_info(with_java=False)
     started = utc_now()
+    envs = {}
+    for seed in seeds:
+        for side in ("before", "after"):
+            if seed is None:
+                envs[side, seed] = None
+                continue
+            cache = TMP / "ab_cache" / f"{side}_{seed}"
+            shutil.rmtree(cache, ignore_errors=True)
+            envs[side, seed] = dict(os.environ, PYTHONHASHSEED=seed, NUMBA_CACHE_DIR=str(cache))
     rounds = []
     for r in range(args.rounds):
-        b, a = run(args.before.resolve(), streams), run(args.after.resolve(), streams)
-        rounds.append({"before": b, "after": a})
-        print(
-            f"round {r + 1}: "
-            + ", ".join(f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in streams),
-            flush=True,
-        )
+        for seed in seeds:
+            b = run(args.before.resolve(), streams, envs["before", seed])
+            a = run(args.after.resolve(), streams, envs["after", seed])
+            rounds.append({"before": b, "after": a, "hash_seed": seed})
+            print(
+                f"round {r + 1}"
+                + ("" if seed is None else f", hash seed {seed}")
+                + ": "
+                + ", ".join(f"{s} {b[s]['cpu']:.3f}/{a[s]['cpu']:.3f}" for s in streams),
+                flush=True,
+            )
     rows, data = [], {}
     for s in streams:
         bc = [x["before"][s]["cpu"] for x in rounds]
@@ -125,7 +164,15 @@ def main(argv=None) -> int:
             "# Engine before and after (`bench_ab.py`)",
             "",
             f"Before: `{args.before}`; after: `{args.after}`; {args.rounds} rounds, each timing "
-            "before then after (best of 3 CPU times per run); inst/s from the medians. The "
+            "before then after (best of 3 CPU times per run); inst/s from the medians. "
+            + (
+                ""
+                if args.hash_seeds is None
+                else f"Each checkout compiled once per hash seed ({args.hash_seeds}), in fresh "
+                "caches; each round times every build, and its ratios pair the builds of one "
+                "seed. "
+            )
+            + "The "
             "target is within 5%; the machine's speed jumps between two levels about 50% apart "
             "from run to run, so the ratio of the two medians can land on different levels, "
             "while the median of the paired rounds' ratios compares runs made seconds apart.",
@@ -145,6 +192,17 @@ def main(argv=None) -> int:
                 rows,
             ),
             "",
+            *(
+                []
+                if args.hash_seeds is None
+                else [
+                    f"- Hash seed {seed}: median of the rounds' ratios "
+                    + ", ".join(
+                        f"{st} {statistics.median(by_seed(rounds, st, seed)):.3f}" for st in streams
+                    )
+                    for seed in seeds
+                ]
+            ),
             f"- Measured: {started} to {utc_now()}",
             *machine_lines(info),
         ]
