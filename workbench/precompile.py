@@ -14,12 +14,12 @@ Each group runs the public calls that a user makes, on a few hundred rows, so ev
 notebook needs is compiled, not a guess at the internal functions.
 
 The groups compile under a fixed hash seed (``HASH_SEED``).  numba's machine code depends on the
-``PYTHONHASHSEED`` of the process that compiles it (some of its passes walk sets of names): on
-2026-11-28 the tree kernel compiled twice under one seed had the same bytes, under another seed
-other bytes, and the Hoeffding tree on SEA ran 17.8-18.6 ms and the Frugal tree's ratio to it
-1.03-1.06 over three seeds.  With the seed fixed, a precompile of the same sources gives the
-same kernels, so two runs of a benchmark time the same machine code.  (A kernel compiled lazily,
-at its first call in a process without the cache, is one draw among those layouts.)
+``PYTHONHASHSEED`` of the process that compiles it: on 2026-11-28 the tree kernel compiled twice
+under one seed had the same bytes, under another seed other bytes, and the Hoeffding tree on SEA
+ran 17.8-18.6 ms and the Frugal tree's ratio to it 1.03-1.06 over three seeds.  With the seed
+fixed, a precompile of the same sources gives the same kernels, so two runs of a benchmark time
+the same machine code.  (A kernel compiled lazily, at its first call in a process without the
+cache, is one draw among those layouts.)
 """
 
 from __future__ import annotations
