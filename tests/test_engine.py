@@ -622,6 +622,10 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
     buf = np.empty(K)
     acc = np.empty((steps.N_ACC, K))
     no_table = log_int[:1]
+    # the loop's cache of denominators, filled as slots are met (and reused for later rows)
+    den_sum = np.empty((T.g_w.shape[0], K))
+    den_dead = np.empty((T.g_w.shape[0], K))
+    den_state = np.zeros(T.g_w.shape[0], np.int8)
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
@@ -641,6 +645,9 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             i,
             acc,
             log_int,
+            den_sum,
+            den_dead,
+            den_state,
         )
         fast_ok[i] = ok
         fast_cls[i] = c
@@ -667,6 +674,9 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             buf,
             acc,
             no_table,
+            den_sum,
+            den_dead,
+            den_state,
         )
         exact_cls[i] = r[2]
         exact_near[i] = r[3]
@@ -716,6 +726,30 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
         model = HoeffdingTree(5, 4, nominal_features=info.nominal_features)
         preds.append(evaluate.prequential(model, X, y).predictions)
     assert all(np.array_equal(p, preds[3]) for p in preds[:3])
+
+
+@pytest.mark.parametrize("learner", ["HoeffdingTree", "EFDT"])
+def test_nominal_denominator_cache_leaves_predictions_unchanged(monkeypatch, learner):
+    # the loop keeps each slot's sums of naive Bayes's nominal denominators while it learns
+    # (steps.nb_den_refresh): with missing values (each gives its feature's denominators back),
+    # leaves split and slots handed on, and EFDT's re-evaluations (which re-learn along the
+    # path and replace subtrees), the predictions are those of the exact path (an empty table)
+    import workbench.learners as L
+
+    X, y, info = streams.random_tree(
+        30_000, seed=5, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
+    )
+    X = X.copy()
+    X[np.random.default_rng(0).random(X.shape) < 0.1] = np.nan
+    preds = []
+    for n in (steps.N_LOG_INT, 0):
+        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
+        model = getattr(L, learner)(
+            5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01
+        )
+        preds.append(evaluate.prequential(model, X, y).predictions)
+    assert model.n_leaves >= 10
+    assert np.array_equal(preds[0], preds[1])
 
 
 def test_ln_below_is_a_lower_bound_within_its_gap():
