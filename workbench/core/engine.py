@@ -229,13 +229,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 if mixed and by_codes != (kind[root] == NOMINAL_MULTI):
                     by_codes = not by_codes   # the other table, built afresh
                     edit = TABLE_STALE
-                # (the tables are rebuilt only where the tree changed: a call costs two atomic
-                # reference counts per array it takes, every block)
                 if by_codes:
-                    if edit != TABLE_CURRENT:
-                        build_code_table(kind, feature, threshold, children, n_children,
-                                         class_counts, meta[M_N_NODES], edit,
-                                         not (learn and not predicting), rt_feat, rt_cut, rt_kid)
+                    build_code_table(kind, feature, threshold, children, n_children,
+                                     class_counts, meta[M_N_NODES], edit,
+                                     not (learn and not predicting), rt_feat, rt_cut, rt_kid)
                     if mixed:
                         stopped = route_mixed(kind, (rt_feat, rt_cut, rt_kid, stride), root,
                                               meta[M_DEPTH], X, lo, hi, ahead)
@@ -243,9 +240,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                         stopped = route_codes(kind, (rt_feat, rt_kid, stride), root,
                                               meta[M_DEPTH], X, lo, hi, ahead)
                 else:
-                    if edit != TABLE_CURRENT:
-                        build_route_table(kind, feature, threshold, children, n_children,
-                                          meta[M_N_NODES], edit, rt_kid, rt_thr)
+                    build_route_table(kind, feature, threshold, children, n_children,
+                                      meta[M_N_NODES], edit, rt_kid, rt_thr)
                     stopped = route_block(kind, (rt_kid, rt_thr), root, meta[M_DEPTH], X, lo,
                                           hi, ahead)
                 edit = TABLE_CURRENT
