@@ -623,9 +623,8 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
     acc = np.empty((steps.N_ACC, K))
     no_table = log_int[:1]
     # the loop's cache of denominators, filled as slots are met (and reused for later rows)
-    den_sum = np.empty((T.g_w.shape[0], K))
+    den_sum = np.full((T.g_w.shape[0], K), np.nan)
     den_dead = np.empty((T.g_w.shape[0], K))
-    den_state = np.zeros(T.g_w.shape[0], np.int8)
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
@@ -647,7 +646,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             log_int,
             den_sum,
             den_dead,
-            den_state,
         )
         fast_ok[i] = ok
         fast_cls[i] = c
@@ -676,7 +674,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             no_table,
             den_sum,
             den_dead,
-            den_state,
         )
         exact_cls[i] = r[2]
         exact_near[i] = r[3]

@@ -146,13 +146,13 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     buf = np.empty(K)
     acc = np.empty((N_ACC, K))
     # naive Bayes's nominal denominators per statistics slot and class, kept while the loop
-    # runs, where every feature is nominal (steps.nb_den_refresh; nb_den_observed follows each
-    # count, nb_den_forget each new slot and split, nb_den_forget_all each change above the
-    # leaves)
+    # runs, where every feature is nominal (steps.nb_den_refresh, where the slot predicts;
+    # NaN: stale, after a count of the class, nb_den_observed, a new slot or a split,
+    # nb_den_forget, a change above the leaves, nb_den_forget_all)
     den_n = s_cap if log_int.shape[0] > 0 else 0
     den_sum = np.empty((den_n, K))
     den_dead = np.empty((den_n, K))
-    den_state = np.zeros(den_n, np.int8)
+    nb_den_forget_all(den_sum)
     merits = np.empty(d)
     cuts = np.empty(d)
     post = np.empty((max(branch, 2), K))
@@ -273,8 +273,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 p_rep, mc_pred, nb_pred, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc, log_int, den_sum, den_dead,
-                    den_state)
+                    need_probs and rep == 0, out, buf, acc, log_int, den_sum, den_dead)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
@@ -311,7 +310,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min,
                                     ddm_strict):
                         reset_tree(T, root)
-                        nb_den_forget_all(den_state)
+                        nb_den_forget_all(den_sum)
                         hi = i + 1   # the block's leaves are freed rows now: route afresh
                         edit = TABLE_STALE
                         leaf, _depth, _forked = route(kind, feature, threshold, children,
@@ -343,11 +342,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                    nb_den_forget(den_state, stats_slot[leaf])
+                    nb_den_forget(den_sum, stats_slot[leaf])
                 observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max,
                         stats_slot[leaf], X, i, c)
-                nb_den_observed(den_sum, den_dead, den_state, nom_w, nom_nv, stats_slot[leaf], c,
-                                log_int)
+                nb_den_observed(den_sum, stats_slot[leaf], c)
                 due = due_for_split(class_counts, last_eval, counts, leaf, grace, whole)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:
@@ -358,7 +356,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     due = False    # the tree changed above this leaf: no attempt for this row
                     hi = i + 1
                     edit = TABLE_STALE
-                    nb_den_forget_all(den_state)
+                    nb_den_forget_all(den_sum)
             if due:
                 # the split test takes the arrays it reads (a call that takes the tree counts
                 # references to all of them), the split itself the tree
@@ -368,7 +366,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post, True)
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
                         apply_split(T, C, leaf, b1, cuts[b1], post)):
-                    nb_den_forget(den_state, stats_slot[leaf])   # (a path-update learner's)
+                    nb_den_forget(den_sum, stats_slot[leaf])   # (a path-update learner's)
                     # the next rows are routed afresh through the table's new rows (for speed
                     # only: a row whose block ended at this leaf would go on from it, now a test)
                     hi = i + 1
