@@ -622,9 +622,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
     buf = np.empty(K)
     acc = np.empty((steps.N_ACC, K))
     no_table = log_int[:1]
-    # the loop's cache of denominators, filled as slots are met (and reused for later rows)
-    den_sum = np.full((T.g_w.shape[0], K), np.nan)
-    den_dead = np.empty((T.g_w.shape[0], K))
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
@@ -644,8 +641,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             i,
             acc,
             log_int,
-            den_sum,
-            den_dead,
         )
         fast_ok[i] = ok
         fast_cls[i] = c
@@ -672,8 +667,6 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             buf,
             acc,
             no_table,
-            den_sum,
-            den_dead,
         )
         exact_cls[i] = r[2]
         exact_near[i] = r[3]
@@ -726,11 +719,11 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
 
 
 @pytest.mark.parametrize("learner", ["HoeffdingTree", "EFDT"])
-def test_nominal_denominator_cache_leaves_predictions_unchanged(monkeypatch, learner):
-    # the loop keeps each slot's sums of naive Bayes's nominal denominators while it learns
-    # (steps.nb_den_refresh): with missing values (each gives its feature's denominators back),
-    # leaves split and slots handed on, and EFDT's re-evaluations (which re-learn along the
-    # path and replace subtrees), the predictions are those of the exact path (an empty table)
+def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monkeypatch, learner):
+    # the nominal shortcut (steps.nb_nominal_argmax) on rows with missing values (a missing
+    # feature is left out of every class's sum), under leaves that split and slots handed on,
+    # and under EFDT's re-evaluations (which learn along the path and replace subtrees): the
+    # predictions of the exact path (an empty table)
     import workbench.learners as L
 
     X, y, info = streams.random_tree(

@@ -25,9 +25,8 @@ from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M
                     NOMINAL_MULTI)
 from .steps import (LOG_INT, N_ACC, NO_LOG_INT, count_margin_at, detect_drift, due_for_split,
                     frugal_label, frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve,
-                    nb_den_forget, nb_den_forget_all, nb_den_observed, observe,
-                    prune_and_refill, query_label, reevaluate_along_path, reevaluation_due,
-                    sample_leaves, score_predictors)
+                    observe, prune_and_refill, query_label, reevaluate_along_path,
+                    reevaluation_due, sample_leaves, score_predictors)
 
 #: rows routed ahead at a time (``routing.route_block``), and the rows routed one by one after a
 #: block where most rows stopped at a nominal test
@@ -145,14 +144,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     out = np.empty(K)
     buf = np.empty(K)
     acc = np.empty((N_ACC, K))
-    # naive Bayes's nominal denominators per statistics slot and class, kept while the loop
-    # runs, where every feature is nominal (steps.nb_den_refresh, where the slot predicts;
-    # NaN: stale, after a count of the class, nb_den_observed, a new slot or a split,
-    # nb_den_forget, a change above the leaves, nb_den_forget_all)
-    den_n = s_cap if log_int.shape[0] > 0 else 0
-    den_sum = np.empty((den_n, K))
-    den_dead = np.empty((den_n, K))
-    nb_den_forget_all(den_sum)
     merits = np.empty(d)
     cuts = np.empty(d)
     post = np.empty((max(branch, 2), K))
@@ -273,7 +264,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 p_rep, mc_pred, nb_pred, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc, log_int, den_sum, den_dead)
+                    need_probs and rep == 0, out, buf, acc, log_int)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
@@ -310,7 +301,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     if detect_drift(ddm, counters, 1.0 if p != y[i] else 0.0, ddm_min,
                                     ddm_strict):
                         reset_tree(T, root)
-                        nb_den_forget_all(den_sum)
                         hi = i + 1   # the block's leaves are freed rows now: route afresh
                         edit = TABLE_STALE
                         leaf, _depth, _forked = route(kind, feature, threshold, children,
@@ -342,10 +332,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                    nb_den_forget(den_sum, stats_slot[leaf])
                 observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max,
                         stats_slot[leaf], X, i, c)
-                nb_den_observed(den_sum, stats_slot[leaf], c)
                 due = due_for_split(class_counts, last_eval, counts, leaf, grace, whole)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:
@@ -356,7 +344,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     due = False    # the tree changed above this leaf: no attempt for this row
                     hi = i + 1
                     edit = TABLE_STALE
-                    nb_den_forget_all(den_sum)
             if due:
                 # the split test takes the arrays it reads (a call that takes the tree counts
                 # references to all of them), the split itself the tree
@@ -366,7 +353,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post, True)
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
                         apply_split(T, C, leaf, b1, cuts[b1], post)):
-                    nb_den_forget(den_sum, stats_slot[leaf])   # (a path-update learner's)
                     # the next rows are routed afresh through the table's new rows (for speed
                     # only: a row whose block ended at this leaf would go on from it, now a test)
                     hi = i + 1

@@ -46,10 +46,7 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
   where it does not, or where the probabilities are asked for. Where every feature is nominal
   and the counts are whole, a class's log-score is a sum of logarithms of integers (a table,
   ``LOG_INT``), and where that sum tells the two best classes apart by more than its error
-  bound, neither a division nor a logarithm is computed (:func:`nb_nominal_argmax`); the
-  denominators' part of those sums depends on the leaf alone, so the loop keeps it per
-  statistics slot and class while it runs (:func:`nb_den_refresh`), and a row adds one entry
-  per (feature, class). If every
+  bound, neither a division nor a logarithm is computed (:func:`nb_nominal_argmax`). If every
   class gets probability 0 (a new leaf whose Gaussians each hold one value, say), naive Bayes
   predicts class 0 with equal probabilities, as MOA's argmax of an all-zero vote does (both for
   the prediction and for the adaptive choice's scoring).
@@ -338,106 +335,49 @@ def nb_bounds_decide(top, runner_up, lowest, edge):
 
 
 @inline
-def nb_den_refresh(den_sum, den_dead, nom_w, nom_nv, s, k, log_int):
-    """Class k's entries in the loop's cache of naive Bayes's nominal denominators for
-    statistics slot s: the sum over the nominal features of ln(n_k + V_k), the denominators of
-    its likelihoods, into ``den_sum[s, k]`` (inf where one lies outside ``log_int``: the exact
-    path then decides), and into ``den_dead[s, k]`` the number of features where the class has
-    no count (each puts it out).  These sums depend on the slot, not on the row: the loop keeps
-    them while it runs, and NaN marks a class's as stale (:func:`nb_den_observed`,
-    :func:`nb_den_forget`)."""
-    n_log = log_int.shape[0]
-    ls = 0.0
-    dead = 0.0
-    for m in range(nom_w.shape[1]):
-        nk = nom_w[s, m, k]
-        if nk <= 0.0:
-            dead += 1.0
-        else:
-            den = int(nk + nom_nv[s, m, k])   # (whole numbers, as in nb_nominal_argmax)
-            ls += log_int[den] if den < n_log else np.inf
-    den_sum[s, k] = ls
-    den_dead[s, k] = dead
-    release(den_sum.shape[0] + den_dead.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
-            log_int.shape[0])
-
-
-@inline
-def nb_den_observed(den_sum, s, c):
-    """Slot s has just counted a row of class c (:func:`observe`): class c's cached sums are
-    stale (recomputed where the slot next predicts, by :func:`nb_nominal_argmax`)."""
-    if 0 <= s < den_sum.shape[0]:
-        den_sum[s, c] = np.nan
-    release(den_sum.shape[0])
-
-
-@inline
-def nb_den_forget(den_sum, s):
-    """Statistics slot s's cached sums are stale: it changed hands (a new leaf's,
-    :func:`alloc_slot`) or its leaf split (a path-update learner's inner node keeps its slot and
-    learns along the path, which does not follow the cache: should the node become a leaf again,
-    its sums are computed afresh).  ``s`` < 0 (no slot), or no cache: nothing to do."""
-    if 0 <= s < den_sum.shape[0]:
-        for k in range(den_sum.shape[1]):
-            den_sum[s, k] = np.nan
-    release(den_sum.shape[0])
-
-
-@inline
-def nb_den_forget_all(den_sum):
-    """Every slot's cached sums are stale: a new cache, or the tree changed above the leaves (a
-    reset after a drift, a re-evaluation that replaced a subtree)."""
-    for u in range(den_sum.shape[0]):
-        for k in range(den_sum.shape[1]):
-            den_sum[u, k] = np.nan
-    release(den_sum.shape[0])
-
-
-@inline
 def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, total, X,
-                      i, acc, log_int, den_sum, den_dead):
+                      i, acc, log_int):
     """Naive Bayes' class at a leaf where every feature is nominal, without a division or a
     logarithm, where it can be told apart: returns (True, class) or (False, 0).
 
     With the leaf's counts whole and below the length of ``log_int`` (``LOG_INT``), a class's
     log-score ln(n_k / n) + sum_j ln((n_vk + 1) / (n_k + V_k)) is a sum of its entries, within
-    ``NB_SUM_SLACK`` of the score :func:`leaf_predict` computes exactly.  Its denominators do not
-    depend on the row: their sum per class comes from the loop's cache of the slot
-    (``den_sum``, ``den_dead``; :func:`nb_den_refresh`, computed here where it is stale), and a
-    feature the row misses gives its denominator back.  The row then adds one
-    entry per feature and class.  Where the two best sums are further apart than twice the
-    slack plus the exact path's tie test, and no sum lies near its underflow test, the exact
-    path would make the same decision, and it is not run: (True, its class).  Otherwise (a
-    count not whole or too large, classes too close, every class out): (False, 0), and the
-    exact path decides.  Feature by feature as :func:`nb_nominal_sums`."""
+    ``NB_SUM_SLACK`` of
+    the score :func:`leaf_predict` computes exactly.  Where the two best sums are further apart
+    than twice that plus the exact path's tie test, and no sum lies near its underflow test,
+    the exact path would make the same decision, and it is not run: (True, its class).
+    Otherwise (a count not whole or too large, classes too close, every class out): (False, 0),
+    and the exact path decides.  Feature by feature as :func:`nb_nominal_sums`."""
     K = class_counts.shape[1]
     n_log = log_int.shape[0]
-    ok = total < n_log and total == int(total) and s < den_sum.shape[0]
+    ok = total < n_log and total == int(total)
     if ok:
         log_total = log_int[int(total)]
         for k in range(K):
-            if math.isnan(den_sum[s, k]):   # stale
-                nb_den_refresh(den_sum, den_dead, nom_w, nom_nv, s, k, log_int)
             ck = class_counts[leaf, k]
-            ok = ok and ck == int(ck) and den_sum[s, k] < np.inf   # (ck <= total)
-            acc[ACC_PN, k] = log_int[int(ck)] - log_total - den_sum[s, k]
-            acc[ACC_DEAD, k] = den_dead[s, k] + (0.0 if ck > 0.0 else 1.0)
+            ok = ok and ck == int(ck)   # (ck <= total)
+            acc[ACC_PN, k] = log_int[int(ck)] - log_total
+            acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
     for j in range(X.shape[1] if ok else 0):
         xj = X[i, j]
-        m = nom_index[j]
-        if math.isnan(xj):   # a missing value: the feature's denominators come back out
-            for k in range(K):
-                nk = nom_w[s, m, k]
-                if nk <= 0.0:
-                    acc[ACC_DEAD, k] -= 1.0
-                else:
-                    acc[ACC_PN, k] += log_int[int(nk + nom_nv[s, m, k])]
+        if math.isnan(xj):
             continue
+        m = nom_index[j]
         v = int(xj)
         known = 0 <= v < nom_card[m] and v == xj
-        # (n_vk + 1 <= n_k + V_k, and every denominator lies in the table: den_sum < inf)
         for k in range(K):
-            acc[ACC_PN, k] += log_int[int(nom[s, m, v, k]) + 1 if known else 1]
+            nk = nom_w[s, m, k]
+            if nk <= 0.0:
+                acc[ACC_DEAD, k] = 1.0
+                continue
+            # whole numbers: the nominal counts are sums of ones (:func:`observe`); and
+            # n_vk + 1 <= n_k + V_k
+            den = int(nk + nom_nv[s, m, k])
+            if den < n_log:
+                acc[ACC_PN, k] += log_int[int(nom[s, m, v, k]) + 1 if known else 1] \
+                    - log_int[den]
+            else:
+                ok = False
     top = -np.inf
     second = -np.inf
     lowest = np.inf
@@ -456,8 +396,7 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
     ok = ok and best >= 0 and lowest >= -700.0 + NB_SUM_SLACK and \
         top - second - 2.0 * NB_SUM_SLACK > 1e-9 * (1.0 + abs(top) + NB_SUM_SLACK)
     release(class_counts.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
-            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0] + log_int.shape[0] +
-            den_sum.shape[0] + den_dead.shape[0])
+            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0] + log_int.shape[0])
     return ok, best if ok else 0
 
 
@@ -595,7 +534,7 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, log_int, den_sum, den_dead):
+                 out, buf, acc, log_int):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, and
     whether naive Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with
     ``need_probs`` the class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``,
@@ -631,8 +570,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         settled = False   # decided from sums of logarithms of counts (nb_nominal_argmax)
         if log_int.shape[0] > 0 and s >= 0 and not need_probs:
             settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
-                                                 nom_card, leaf, s, total, X, i, acc, log_int,
-                                                 den_sum, den_dead)
+                                                 nom_card, leaf, s, total, X, i, acc, log_int)
         if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
@@ -692,7 +630,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
             nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
-            log_int.shape[0] + den_sum.shape[0] + den_dead.shape[0])
+            log_int.shape[0])
     return p, mc_pred, nb_pred, near
 
 
