@@ -23,7 +23,7 @@ from workbench.core.params import (
     RULE_BEST_VS_NULL,
     RULE_BEST_VS_SECOND,
 )
-from workbench.learners import BaseTree, CorrHTree, CTree, HoeffdingTree
+from workbench.learners import EFDT, BaseTree, CorrHTree, CTree, HoeffdingTree
 
 
 class PathTree(BaseTree):
@@ -718,14 +718,12 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
     assert all(np.array_equal(p, preds[3]) for p in preds[:3])
 
 
-@pytest.mark.parametrize("learner", ["HoeffdingTree", "EFDT"])
+@pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monkeypatch, learner):
     # the nominal shortcut (steps.nb_nominal_argmax) on rows with missing values (a missing
     # feature is left out of every class's sum), under leaves that split and slots handed on,
     # and under EFDT's re-evaluations (which learn along the path and replace subtrees): the
     # predictions of the exact path (an empty table)
-    import workbench.learners as L
-
     X, y, info = streams.random_tree(
         30_000, seed=5, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
     )
@@ -734,9 +732,7 @@ def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monke
     preds = []
     for n in (steps.N_LOG_INT, 0):
         monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
-        model = getattr(L, learner)(
-            5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01
-        )
+        model = learner(5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01)
         preds.append(evaluate.prequential(model, X, y).predictions)
     assert model.n_leaves >= 10
     assert np.array_equal(preds[0], preds[1])
