@@ -703,6 +703,18 @@ def test_nominal_naive_bayes_shortcut_decides_as_the_exact_path():
     assert not np.array_equal(fast2[ok2], exact2[ok2])
 
 
+def _predictions_by_table(monkeypatch, make, X, y, lengths):
+    """Test-then-train predictions of a fresh ``make()`` with the kernel's table of logarithms
+    cut to each of ``lengths`` (0: the empty table of a tree with a numeric feature, the exact
+    path everywhere), and the last model."""
+    preds = []
+    for n in lengths:
+        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
+        model = make()
+        preds.append(evaluate.prequential(model, X, y).predictions)
+    return preds, model
+
+
 def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
     # test-then-train on a nominal stream whose leaves outgrow a short table: the same
     # predictions with the table, with a short one, with one entry, and with an empty one (a
@@ -710,11 +722,13 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
     X, y, info = streams.random_tree(
         40_000, seed=4, n_classes=4, n_nominal=5, n_numeric=0, return_info=True
     )
-    preds = []
-    for n in (steps.N_LOG_INT, 2_000, 1, 0):
-        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
-        model = HoeffdingTree(5, 4, nominal_features=info.nominal_features)
-        preds.append(evaluate.prequential(model, X, y).predictions)
+    preds, _ = _predictions_by_table(
+        monkeypatch,
+        lambda: HoeffdingTree(5, 4, nominal_features=info.nominal_features),
+        X,
+        y,
+        (steps.N_LOG_INT, 2_000, 1, 0),
+    )
     assert all(np.array_equal(p, preds[3]) for p in preds[:3])
 
 
@@ -729,11 +743,13 @@ def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monke
     )
     X = X.copy()
     X[np.random.default_rng(0).random(X.shape) < 0.1] = np.nan
-    preds = []
-    for n in (steps.N_LOG_INT, 0):
-        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
-        model = learner(5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01)
-        preds.append(evaluate.prequential(model, X, y).predictions)
+    preds, model = _predictions_by_table(
+        monkeypatch,
+        lambda: learner(5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01),
+        X,
+        y,
+        (steps.N_LOG_INT, 0),
+    )
     assert model.n_leaves >= 10
     assert np.array_equal(preds[0], preds[1])
 
