@@ -610,18 +610,18 @@ def test_laplace_leaf_probabilities():
     assert np.array_equal(model.predict(X), mc.predict(X))
 
 
-# ---- naive Bayes over nominal features from sums of ln n (steps.nb_nominal_argmax) ----------
+# ---- naive Bayes over nominal features from products of counts (steps.nb_nominal_argmax) ----
 
 
 @njit(cache=False)
-def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, exact_near):
-    """For each row: the shortcut's answer at its leaf, and the exact path's (the kernel's own
-    leaf_predict with a one-entry table, which never takes the shortcut)."""
+def _nb_fast_and_exact(T, C, X, X_fast, leaves, fast_ok, fast_cls, exact_cls, exact_near):
+    """For each row: the shortcut's answer at its leaf for row i of ``X_fast``, and the exact
+    path's for row i of X (the kernel's own leaf_predict told that not every feature is
+    nominal, so that it never takes the shortcut)."""
     K = T.class_counts.shape[1]
     out = np.empty(K)
     buf = np.empty(K)
     acc = np.empty((steps.N_ACC, K))
-    no_table = log_int[:1]
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
@@ -637,10 +637,9 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             leaf,
             T.stats_slot[leaf],
             total,
-            X,
+            X_fast,
             i,
             acc,
-            log_int,
         )
         fast_ok[i] = ok
         fast_cls[i] = c
@@ -666,20 +665,28 @@ def _nb_fast_and_exact(T, C, X, leaves, log_int, fast_ok, fast_cls, exact_cls, e
             out,
             buf,
             acc,
-            no_table,
+            False,
         )
         exact_cls[i] = r[2]
         exact_near[i] = r[3]
 
 
-def _nb_compare(model, X, log_int):
+def _nb_compare(model, X, X_fast=None):
     leaves = np.empty(len(X), np.int64)
     engine.apply_batch(model.tree, X, leaves)
     fast_ok = np.zeros(len(X), np.bool_)
     fast_cls, exact_cls = np.zeros(len(X), np.int64), np.zeros(len(X), np.int64)
     exact_near = np.zeros(len(X), np.bool_)
     _nb_fast_and_exact(
-        model.tree, model._config, X, leaves, log_int, fast_ok, fast_cls, exact_cls, exact_near
+        model.tree,
+        model._config,
+        X,
+        X if X_fast is None else X_fast,
+        leaves,
+        fast_ok,
+        fast_cls,
+        exact_cls,
+        exact_near,
     )
     return fast_ok, fast_cls, exact_cls, exact_near
 
@@ -694,64 +701,113 @@ def test_nominal_naive_bayes_shortcut_decides_as_the_exact_path():
     model = HoeffdingTree(5, 5, nominal_features=info.nominal_features, leaf_prediction="nb")
     model.fit(X[:20_000], y[:20_000])
     assert model.n_leaves >= 5
-    ok, fast, exact, near = _nb_compare(model, X[20_000:], steps.LOG_INT)
+    ok, fast, exact, near = _nb_compare(model, X[20_000:])
     assert ok.mean() > 0.95
     assert np.array_equal(fast[ok], exact[ok]) and not near[ok].any()
-    # the check can fail: with ln n off by 1e-3 the shortcut no longer agrees everywhere
-    noisy = steps.LOG_INT + np.random.default_rng(0).uniform(-1e-3, 1e-3, steps.N_LOG_INT)
-    ok2, fast2, exact2, _ = _nb_compare(model, X[20_000:], noisy)
+    # the check can fail: with one feature's codes moved by one for the shortcut alone, the
+    # two no longer agree everywhere
+    moved = X[20_000:].copy()
+    moved[:, 2] = (moved[:, 2] + 1) % 5
+    ok2, fast2, exact2, _ = _nb_compare(model, X[20_000:], moved)
     assert not np.array_equal(fast2[ok2], exact2[ok2])
 
 
-def _predictions_by_table(monkeypatch, make, X, y, lengths):
-    """Test-then-train predictions of a fresh ``make()`` with the kernel's table of logarithms
-    cut to each of ``lengths`` (0: the empty table of a tree with a numeric feature, the exact
-    path everywhere), and the last model."""
+def test_nominal_naive_bayes_shortcut_declines_ties_and_overflow():
+    # a leaf whose two classes have the same counts everywhere (every row a tie: MOA's
+    # products decide), and a leaf of 150 features whose products of counts pass the largest
+    # double: the shortcut declines both, and the exact path decides.  With 40 of those
+    # features the products stay finite and it decides nearly every row.
+    X, y, info = streams.random_tree(
+        2_000, seed=6, n_classes=2, n_nominal=150, n_numeric=0, return_info=True
+    )
+
+    def leaf(X, y):
+        model = HoeffdingTree(
+            X.shape[1],
+            2,
+            nominal_features={j: 5 for j in range(X.shape[1])},
+            leaf_prediction="nb",
+            grace_period=10**9,
+        )
+        return model.fit(X, y)
+
+    ok, _, _, near = _nb_compare(leaf(np.vstack([X, X]), np.repeat([0, 1], len(X))), X)
+    assert not ok.any() and near.all()
+    ok, fast, exact, near = _nb_compare(leaf(X, y), X)
+    assert not ok.any() and not near.any()
+    # 130 of them and classes 19:1: the larger class's products overflow and the smaller's do
+    # not; it declines rather than choose among the classes whose products stayed finite.
+    # With 110 only the larger class's denominator overflows (its ratio 0): it declines too.
+    skew = (np.arange(len(X)) >= 1_900).astype(np.int64)
+    for d in (130, 110):
+        ok, _, exact, _ = _nb_compare(leaf(X[:, :d], skew), X[:, :d])
+        assert not ok.any() and (exact == 0).mean() > 0.5
+    # a class whose score lies below e^-700 with finite products (its weight per feature set
+    # to 1e102, none of it on the row's codes): the exact path hands the row to MOA's products,
+    # and the shortcut declines it
+    small = leaf(X[:60, :3], (np.arange(60) >= 50).astype(np.int64))
+    T, s = small.tree, small.tree.stats_slot[0]
+    T.nom_w[s, :3, 1] = 1e102
+    T.nom[s, :3, :, 1] = 0.0
+    ok, _, _, near = _nb_compare(small, X[:, :3])
+    assert not ok.any() and near.all()
+    ok, fast, exact, near = _nb_compare(leaf(X[:, :40], y), X[:, :40])
+    assert ok.mean() > 0.95 and np.array_equal(fast[ok], exact[ok])
+
+
+def _predictions_with_and_without_shortcut(monkeypatch, make, X, y):
+    """Test-then-train predictions of a fresh ``make()`` with naive Bayes's nominal shortcut,
+    and without it (the kernel told that a feature is numeric: the exact path everywhere), and
+    the last model."""
     preds = []
-    for n in lengths:
-        monkeypatch.setattr(engine, "LOG_INT", steps.LOG_INT[:n])
+    for shortcut in (True, False):
+        if not shortcut:
+            monkeypatch.setattr(engine, "_all_nominal", lambda C: False)
         model = make()
         preds.append(evaluate.prequential(model, X, y).predictions)
     return preds, model
 
 
 def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
-    # test-then-train on a nominal stream whose leaves outgrow a short table: the same
-    # predictions with the table, with a short one, with one entry, and with an empty one (a
-    # tree with a numeric feature's: the exact path everywhere)
-    X, y, info = streams.random_tree(
-        40_000, seed=4, n_classes=4, n_nominal=5, n_numeric=0, return_info=True
-    )
-    preds, _ = _predictions_by_table(
-        monkeypatch,
-        lambda: HoeffdingTree(5, 4, nominal_features=info.nominal_features),
-        X,
-        y,
-        (steps.N_LOG_INT, 2_000, 1, 0),
-    )
-    assert all(np.array_equal(p, preds[3]) for p in preds[:3])
+    # test-then-train on a nominal stream, and on one of 120 features whose products
+    # overflow once the leaves have learned a few hundred rows: the same predictions with
+    # the shortcut as without it
+    for n_nominal, n in ((5, 40_000), (120, 3_000)):
+        X, y, info = streams.random_tree(
+            n, seed=4, n_classes=4, n_nominal=n_nominal, n_numeric=0, return_info=True
+        )
+
+        def make(d=n_nominal, nominal=info.nominal_features):
+            return HoeffdingTree(d, 4, nominal_features=nominal)
+
+        (fast, exact), model = _predictions_with_and_without_shortcut(monkeypatch, make, X, y)
+        monkeypatch.undo()
+        assert np.array_equal(fast, exact)
+    # on the wide stream the shortcut decided early on, and declines at the end
+    ok_early, *_ = _nb_compare(make().fit(X[:300], y[:300]), X)
+    ok_end, *_ = _nb_compare(model, X)
+    assert ok_early.mean() > 0.5 and not ok_end.any()
 
 
 @pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monkeypatch, learner):
     # the nominal shortcut (steps.nb_nominal_argmax) on rows with missing values (a missing
-    # feature is left out of every class's sum), under leaves that split and slots handed on,
-    # and under EFDT's re-evaluations (which learn along the path and replace subtrees): the
-    # predictions of the exact path (an empty table)
+    # feature is left out of every class's product), under leaves that split and slots handed
+    # on, and under EFDT's re-evaluations (which learn along the path and replace subtrees):
+    # the predictions of the exact path
     X, y, info = streams.random_tree(
         30_000, seed=5, n_classes=3, n_nominal=5, n_numeric=0, return_info=True
     )
     X = X.copy()
     X[np.random.default_rng(0).random(X.shape) < 0.1] = np.nan
-    preds, model = _predictions_by_table(
+    (fast, exact), model = _predictions_with_and_without_shortcut(
         monkeypatch,
         lambda: learner(5, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01),
         X,
         y,
-        (steps.N_LOG_INT, 0),
     )
     assert model.n_leaves >= 10
-    assert np.array_equal(preds[0], preds[1])
+    assert np.array_equal(fast, exact)
 
 
 def test_ln_below_is_a_lower_bound_within_its_gap():

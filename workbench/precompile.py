@@ -62,8 +62,8 @@ def trees() -> None:
         Xn,
         yn,
     )
-    # every feature nominal (004's RandomTree family): naive Bayes may decide from sums of
-    # logarithms (workbench.core.steps.nb_nominal_argmax; the same kernels, their other path)
+    # every feature nominal (004's RandomTree family): naive Bayes may decide from products
+    # of counts (workbench.core.steps.nb_nominal_argmax; the same kernels, their other path)
     Xa, ya, nominal = streams.random_tree(
         600, seed=1, n_classes=5, n_nominal=5, n_numeric=0, return_info=True
     )

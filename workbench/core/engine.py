@@ -23,7 +23,7 @@ from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split
                     kill_subtree, leaf_decision, reevaluate, replace_split, reset_tree)
 from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T,
                     NOMINAL_MULTI)
-from .steps import (LOG_INT, N_ACC, NO_LOG_INT, count_margin_at, detect_drift, due_for_split,
+from .steps import (N_ACC, count_margin_at, detect_drift, due_for_split,
                     frugal_label, frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve,
                     observe, prune_and_refill, query_label, reevaluate_along_path,
                     reevaluation_due, sample_leaves, score_predictors)
@@ -57,7 +57,7 @@ def init_root(T):
 
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
-               rng, ddm, counters, queried, path, tree, counts, log_int):
+               rng, ddm, counters, queried, path, tree, counts, all_nominal):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -85,10 +85,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     counts  None: a leaf's grace period counts its weight (MOA's Hoeffding tree; numba
             compiles this variant without a count), or ``T.n_learned``: it counts the
             instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
-    log_int ``steps.LOG_INT``, the natural logarithms of the integers naive Bayes over nominal
-            features sums where its counts allow (``steps.nb_nominal_argmax``), for a tree
-            whose features are all nominal; empty otherwise (``steps.NO_LOG_INT``: the
-            shortcut is skipped, :func:`_log_table`)
+    all_nominal
+            True where every feature is nominal: naive Bayes then first tries its shortcut
+            over products of counts (``steps.nb_nominal_argmax``, :func:`_all_nominal`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -264,7 +263,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 p_rep, mc_pred, nb_pred, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                     nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
-                    need_probs and rep == 0, out, buf, acc, log_int)
+                    need_probs and rep == 0, out, buf, acc, all_nominal)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
                                                     need_probs and rep == 0, out, buf)
@@ -385,10 +384,11 @@ def _path(T, C):
     return None
 
 
-def _log_table(C):
-    """The ``log_int`` argument of :func:`run_stream`: ``LOG_INT`` where every feature is
-    nominal (naive Bayes may then decide from sums of its entries), else an empty table."""
-    return LOG_INT if C.nom_card.shape[0] == C.nom_index.shape[0] > 0 else NO_LOG_INT
+def _all_nominal(C):
+    """The ``all_nominal`` argument of :func:`run_stream`: whether every feature is nominal
+    (a runtime flag, not a variant of the kernel: one more variant per learner cost about 12 s
+    of a cold precompile)."""
+    return bool(C.nom_card.shape[0] == C.nom_index.shape[0] > 0)
 
 
 def _counts(T, C):
@@ -426,7 +426,7 @@ def strategy_rng(C, strategy):
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
     return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree, _counts(T, C), _log_table(C))
+                      _path(T, C), tree, _counts(T, C), _all_nominal(C))
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -437,17 +437,17 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree, _counts(T, C), _log_table(C))
+                      _path(T, C), tree, _counts(T, C), _all_nominal(C))
 
 
 def predict(T, C, X, pred, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _log_table(C))
+               tree, None, _all_nominal(C))
 
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _log_table(C))
+               tree, None, _all_nominal(C))
 
 
 @njit(cache=True)

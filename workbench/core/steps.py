@@ -43,10 +43,10 @@ Leaf predictors (:func:`leaf_predict`, policy ``P_LEAF_PRED``):
   each score from below by the exponent and mantissa of its product (:func:`ln_below`, within
   0.03 of the score), and where the best bound clears the others by more than that, the exact
   scores have the same argmax and no tie (:func:`nb_bounds_decide`); the exact pass runs only
-  where it does not, or where the probabilities are asked for. Where every feature is nominal
-  and the counts are whole, a class's log-score is a sum of logarithms of integers (a table,
-  ``LOG_INT``), and where that sum tells the two best classes apart by more than its error
-  bound, neither a division nor a logarithm is computed (:func:`nb_nominal_argmax`). If every
+  where it does not, or where the probabilities are asked for. Where every feature is nominal,
+  a class's score is a ratio of two products of counts, and where those ratios tell the two
+  best classes apart by more than their rounding and the exact path's tie test, no logarithm
+  and one division per class are computed (:func:`nb_nominal_argmax`). If every
   class gets probability 0 (a new leaf whose Gaussians each hold one value, say), naive Bayes
   predicts class 0 with equal probabilities, as MOA's argmax of an all-zero vote does (both for
   the prediction and for the adaptive choice's scoring).
@@ -283,20 +283,13 @@ def nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf,
             nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
 
 
-# ln n for the integers n < N_LOG_INT (1 MiB): naive Bayes over nominal features on whole counts
-# is a sum of these (:func:`nb_nominal_argmax`).  The kernel gets it as an argument (numba would
-# not cache a kernel holding so large a constant); ln 0 is -inf.
-N_LOG_INT = 1 << 17
-with np.errstate(divide="ignore"):
-    LOG_INT = np.log(np.arange(N_LOG_INT, dtype=np.float64))
-# the table given to a tree with a numeric feature: empty, so the shortcut is never taken.  A
-# runtime test, not a variant of the kernel typed None: one more variant per learner cost about
-# 12 s of a cold precompile, and the test costs nothing measurable per row (bench_ab)
-NO_LOG_INT = np.empty(0)
-# how far such a sum may lie from the log-score the exact path computes: each of its ~2d + 2
-# terms and the exact path's products and logarithm are within a few units in the last place
-# of numbers below ln N_LOG_INT = 11.8, so the two agree to about 1e-13; 1e-9 is far beyond it
-NB_SUM_SLACK = 1e-9
+# the shortcut's bounds (:func:`nb_nominal_argmax`): it decides where the runner-up's score is
+# below (1 - NB_PROD_GAP) times the best's, and every class's at least NB_PROD_LOWEST
+NB_PROD_GAP = 1e-6
+NB_PROD_LOWEST = 1e-300
+# its rows of the scratch ``acc``: each class's numerator and denominator
+ACC_NUM = 0
+ACC_DEN = 1
 
 
 LN_2 = math.log(2.0)
@@ -336,29 +329,33 @@ def nb_bounds_decide(top, runner_up, lowest, edge):
 
 @inline
 def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, total, X,
-                      i, acc, log_int):
-    """Naive Bayes' class at a leaf where every feature is nominal, without a division or a
-    logarithm, where it can be told apart: returns (True, class) or (False, 0).
+                      i, acc):
+    """Naive Bayes' class at a leaf where every feature is nominal, from products of counts,
+    without a logarithm, where it can be told apart: returns (True, class) or (False, 0).
 
-    With the leaf's counts whole and below the length of ``log_int`` (``LOG_INT``), a class's
-    log-score ln(n_k / n) + sum_j ln((n_vk + 1) / (n_k + V_k)) is a sum of its entries, within
-    ``NB_SUM_SLACK`` of
-    the score :func:`leaf_predict` computes exactly.  Where the two best sums are further apart
-    than twice that plus the exact path's tie test, and no sum lies near its underflow test,
-    the exact path would make the same decision, and it is not run: (True, its class).
-    Otherwise (a count not whole or too large, classes too close, every class out): (False, 0),
-    and the exact path decides.  Feature by feature as :func:`nb_nominal_sums`."""
+    A class's score is the ratio r_k = P_k / D_k of two products of counts, its numerator
+    P_k = n_k prod_j (n_vk + 1) and its denominator D_k = n prod_j (n_k + V_k) (a missing
+    feature is left out), each built feature by feature as :func:`nb_nominal_sums` reads the
+    counts: one multiplication per (feature, class) instead of a division, and one division per
+    class.  With d features r_k has at most 2d + 1 roundings, a relative error far below 1e-12,
+    and the exact path's log-score (:func:`leaf_predict`) is as close to ln r_k.  Every r_k is
+    at most 1 (n_k <= n, n_vk + 1 <= n_k + V_k).  So where every product is finite, every live
+    class's r_k is at least ``NB_PROD_LOWEST`` (its log-score above -691, clear of the exact
+    path's underflow test at -700) and the runner-up's is below (1 - ``NB_PROD_GAP``) times the
+    best's (a gap of more than 1e-6 in log-score, beyond the exact path's tie test,
+    1e-9 (1 + |top|) <= 6.92e-7), the exact path would decide the same class and find no tie:
+    (True, its class).  Otherwise (a product that overflowed, classes too close, a score too
+    small, every class out): (False, 0), and the exact path decides.  A class is out, as there,
+    without a count at the leaf or where a present feature has no count of it."""
     K = class_counts.shape[1]
-    n_log = log_int.shape[0]
-    ok = total < n_log and total == int(total)
-    if ok:
-        log_total = log_int[int(total)]
-        for k in range(K):
-            ck = class_counts[leaf, k]
-            ok = ok and ck == int(ck)   # (ck <= total)
-            acc[ACC_PN, k] = log_int[int(ck)] - log_total
-            acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
-    for j in range(X.shape[1] if ok else 0):
+    for k in range(K):
+        ck = class_counts[leaf, k]
+        acc[ACC_NUM, k] = ck
+        acc[ACC_DEN, k] = total
+        acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
+    # (the bound on the loop is what lets numba's reference-count pruning cancel the step's
+    # pairs: with range(X.shape[1]) a row of two classes took 100 ns instead of 30, measured)
+    for j in range(X.shape[1] if total > 0.0 else 0):
         xj = X[i, j]
         if math.isnan(xj):
             continue
@@ -370,33 +367,28 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
             if nk <= 0.0:
                 acc[ACC_DEAD, k] = 1.0
                 continue
-            # whole numbers: the nominal counts are sums of ones (:func:`observe`); and
-            # n_vk + 1 <= n_k + V_k
-            den = int(nk + nom_nv[s, m, k])
-            if den < n_log:
-                acc[ACC_PN, k] += log_int[int(nom[s, m, v, k]) + 1 if known else 1] \
-                    - log_int[den]
-            else:
-                ok = False
-    top = -np.inf
-    second = -np.inf
+            acc[ACC_NUM, k] *= (nom[s, m, v, k] if known else 0.0) + 1.0
+            acc[ACC_DEN, k] *= nk + nom_nv[s, m, k]
+    top = 0.0
+    second = 0.0
     lowest = np.inf
     best = -1
-    for k in range(K if ok else 0):
+    finite = True
+    for k in range(K):
         if acc[ACC_DEAD, k] > 0.0:
             continue
-        a = acc[ACC_PN, k]
-        if a > top:
+        num = acc[ACC_NUM, k]
+        den = acc[ACC_DEN, k]
+        finite = finite and num < np.inf and den < np.inf
+        r = num / den
+        if r > top:
             best = k
-        second = max(second, min(top, a))
-        top = max(top, a)
-        lowest = min(lowest, a)
-    # the exact path's tests, each with room for both sums' errors: a tie within rounding
-    # (top - second <= 1e-9 (1 + |top|)) and a score below -700
-    ok = ok and best >= 0 and lowest >= -700.0 + NB_SUM_SLACK and \
-        top - second - 2.0 * NB_SUM_SLACK > 1e-9 * (1.0 + abs(top) + NB_SUM_SLACK)
+        second = max(second, min(top, r))   # no branch: the two largest
+        top = max(top, r)
+        lowest = min(lowest, r)
+    ok = finite and best >= 0 and lowest >= NB_PROD_LOWEST and second < top * (1.0 - NB_PROD_GAP)
     release(class_counts.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
-            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0] + log_int.shape[0])
+            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
     return ok, best if ok else 0
 
 
@@ -534,12 +526,12 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
                  nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, log_int):
+                 out, buf, acc, all_nominal):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, and
     whether naive Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with
     ``need_probs`` the class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``,
-    are scratch; ``log_int`` is ``LOG_INT`` where every feature is nominal, else empty,
-    ``NO_LOG_INT``: the shortcut is then skipped)."""
+    are scratch; ``all_nominal``: every feature is nominal, and naive Bayes first tries
+    :func:`nb_nominal_argmax`)."""
     K = class_counts.shape[1]
     has_nominal = nom_card.shape[0] > 0
     total = 0.0
@@ -567,10 +559,10 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         edge = False   # a Gaussian factor near the bottom of the double range
         nb_pred = 0   # MOA's argmax of an all-zero vote
         inv_total = 1.0 / total
-        settled = False   # decided from sums of logarithms of counts (nb_nominal_argmax)
-        if log_int.shape[0] > 0 and s >= 0 and not need_probs:
+        settled = False   # decided from products of counts (nb_nominal_argmax)
+        if all_nominal and s >= 0 and not need_probs:
             settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
-                                                 nom_card, leaf, s, total, X, i, acc, log_int)
+                                                 nom_card, leaf, s, total, X, i, acc)
         if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
@@ -584,7 +576,7 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         # nb_class_score with exact False, kept beside it for more classes made a first use
         # compile 13% longer, and without it Waveform-21's three classes run 6% slower)
         decided = False
-        if s >= 0 and not settled and not need_probs and log_int.shape[0] == 0 and K == 2:
+        if s >= 0 and not settled and not need_probs and not all_nominal and K == 2:
             top, runner_up, lowest, edge, nb_pred, wide = nb_pair_bounds(
                 class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal, leaf, s, X, i,
                 inv_total)
@@ -625,12 +617,11 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
             elif need_probs:   # NB gives every class 0: no class is more probable
                 for k in range(K):
                     out[k] = 1.0 / K
-    # (log_int's last use, as every array's, unconditional: see the module docstring)
+    # (every array's last use unconditional: see the module docstring)
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0] +
-            log_int.shape[0])
+            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0])
     return p, mc_pred, nb_pred, near
 
 
