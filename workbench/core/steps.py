@@ -337,8 +337,10 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
     P_k = n_k prod_j (n_vk + 1) and its denominator D_k = n prod_j (n_k + V_k) (a missing
     feature is left out), each built feature by feature as :func:`nb_nominal_sums` reads the
     counts: one multiplication per (feature, class) instead of a division, and one division per
-    class.  With d features r_k has at most 2d + 1 roundings, a relative error far below 1e-12,
-    and the exact path's log-score (:func:`leaf_predict`) is as close to ln r_k.  Every r_k is
+    class.  With d features r_k has at most 2d + 1 roundings, a relative error below
+    (2d + 1) 2^-53 (2e-14 for 100 features), and the exact path's log-score
+    (:func:`leaf_predict`) is as close to ln r_k: both far inside the 3e-7 between the margin
+    below and the tie test.  Every r_k is
     at most 1 (n_k <= n, n_vk + 1 <= n_k + V_k).  So where every product is finite, every live
     class's r_k is at least ``NB_PROD_LOWEST`` (its log-score above -691, clear of the exact
     path's underflow test at -700) and the runner-up's is below (1 - ``NB_PROD_GAP``) times the
@@ -354,7 +356,8 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
         acc[ACC_DEN, k] = total
         acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
     # (the bound on the loop is what lets numba's reference-count pruning cancel the step's
-    # pairs: with range(X.shape[1]) a row of two classes took 100 ns instead of 30, measured)
+    # pairs: with range(X.shape[1]), in a jitted loop of its own, a row of two classes took
+    # 100 ns instead of 30)
     for j in range(X.shape[1] if total > 0.0 else 0):
         xj = X[i, j]
         if math.isnan(xj):
