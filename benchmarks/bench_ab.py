@@ -1,11 +1,12 @@
-"""Before and after: the same HoeffdingTree runs timed on two checkouts of the workbench, in turn.
+"""Before and after: the same learner's runs timed on two checkouts of the workbench, in turn.
 
-    python benchmarks/bench_ab.py BEFORE_DIR [AFTER_DIR] [--rounds 7]
+    python benchmarks/bench_ab.py BEFORE_DIR [AFTER_DIR] [--rounds 7] [--learner EFDT]
 
 A refactor of the engine must change no speed.  This machine's speed drifts by tens of percent
 within minutes, so the two versions are never timed in separate series: each round runs the
 BEFORE checkout and then the AFTER checkout (each in its own process, with its own warm numba
-cache) on the four streams of ``bench_hoeffding.py``, and the report gives per stream the median
+cache) on the four streams of ``bench_hoeffding.py`` (the Hoeffding tree, or ``--learner EFDT``
+as ``bench_efdt.py`` configures it), and the report gives per stream the median
 over rounds of each, their ratio, and the ratio of the round-by-round pairs.  CPU time of the
 timed thread is what is compared (wall time is printed too).  Results go to
 ``benchmarks/results/ab.md``.
@@ -47,15 +48,16 @@ CHILD = textwrap.dedent("""
     import workbench
     assert workbench.__file__.startswith(sys.argv[1]), workbench.__file__
     from workbench import evaluate, learners
+    learner = getattr(learners, sys.argv[4])
     out = {}
     for name in sys.argv[3].split(","):
         X, y, info = load_stream(name, FULL_N[name], 1)
         kw = dict(n_features=X.shape[1], n_classes=n_classes_of(info, y),
-                  nominal_features=nominal_of(info))
-        evaluate.prequential(learners.HoeffdingTree(**kw), X[:2000], y[:2000])   # warm
+                  nominal_features=nominal_of(info), **json.loads(sys.argv[5]))
+        evaluate.prequential(learner(**kw), X[:2000], y[:2000])   # warm
         best = None
         for _ in range(3):
-            model = learners.HoeffdingTree(**kw)
+            model = learner(**kw)
             gc.collect()
             c0, t0 = time.thread_time(), time.perf_counter()
             res = evaluate.prequential(model, X, y)
@@ -68,9 +70,24 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def run(checkout: Path, streams: tuple[str, ...], env: dict | None = None) -> dict:
+# the learners bench_ab can time, and their parameters beyond the stream's (bench_efdt.py's EFDT)
+LEARNERS = {"HoeffdingTree": {}, "EFDT": {"min_samples_reevaluate": 2000}}
+
+
+def run(
+    checkout: Path, streams: tuple[str, ...], env: dict | None = None, learner="HoeffdingTree"
+) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(checkout), str(HERE), ",".join(streams)],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(checkout),
+            str(HERE),
+            ",".join(streams),
+            learner,
+            json.dumps(LEARNERS[learner]),
+        ],
         capture_output=True,
         text=True,
         cwd=checkout,
@@ -107,6 +124,7 @@ def main(argv=None) -> int:
         help="comma-separated PYTHONHASHSEED values: compile each checkout once per seed into a "
         "fresh cache, and pair builds of the same seed (default: each checkout's own cache)",
     )
+    ap.add_argument("--learner", choices=sorted(LEARNERS), default="HoeffdingTree")
     args = ap.parse_args(argv)
     streams = tuple(args.streams.split(","))
     seeds = [None] if args.hash_seeds is None else args.hash_seeds.split(",")
@@ -124,8 +142,8 @@ def main(argv=None) -> int:
     rounds = []
     for r in range(args.rounds):
         for seed in seeds:
-            b = run(args.before.resolve(), streams, envs["before", seed])
-            a = run(args.after.resolve(), streams, envs["after", seed])
+            b = run(args.before.resolve(), streams, envs["before", seed], args.learner)
+            a = run(args.after.resolve(), streams, envs["after", seed], args.learner)
             rounds.append({"before": b, "after": a, "hash_seed": seed})
             print(
                 f"round {r + 1}"
@@ -163,8 +181,9 @@ def main(argv=None) -> int:
         [
             "# Engine before and after (`bench_ab.py`)",
             "",
-            f"Before: `{args.before}`; after: `{args.after}`; {args.rounds} rounds, each timing "
-            "before then after (best of 3 CPU times per run); inst/s from the medians. "
+            f"Learner: {args.learner}. Before: `{args.before}`; after: `{args.after}`; "
+            f"{args.rounds} rounds, each timing before then after (best of 3 CPU times per run); "
+            "inst/s from the medians. "
             + (
                 ""
                 if args.hash_seeds is None

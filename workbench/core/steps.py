@@ -69,7 +69,7 @@ from ..drift.ddm import ddm_reset, ddm_step
 from .observers import LOG_SQRT_2PI, float_bits
 from .params import (LEAF_LAPLACE, LEAF_NB, LEAF_NBA, P_REEVAL, P_REEVAL_CLOCK,
                      REEVAL_CLOCK_TREE)
-from .routing import route
+from .routing import release, route
 from .split import REEVAL_KEEP, alloc_slot, kill_subtree, reevaluate
 from .state import M_N_LEAVES, NB_FUNCTIONAL
 
@@ -77,14 +77,6 @@ from .state import M_N_LEAVES, NB_FUNCTIONAL
 def inline(fn):
     """A step: numba writes it into its caller (see the module docstring)."""
     return njit(inline="always")(fn)
-
-
-@njit(inline="always")
-def release(_n):
-    """The last use of a step's arrays (it does nothing): every step ends by passing the sum of
-    the shapes of the arrays it took, so that each array's last use is unconditional and numba's
-    reference-count pruning can cancel the reference the step took (module docstring)."""
-    return None
 
 
 @inline
