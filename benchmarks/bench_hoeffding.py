@@ -10,7 +10,9 @@ gives prequential accuracy, instances per second and the ratios, and checks the 
 * throughput at least 5x MOA's learner alone (by CPU time: the median over interleaved pairs
   of MOA's run minus a MajorityClass run over the same instances, against the median of ours)
   and at least 200x River on every stream (numba compile excluded and reported on its own line;
-  issue 28);
+  issue 28).  A run whose MOA learner alone takes more than twice, or less than half, the
+  median time per row of its stream's seeds (three or more) is shown but not judged: MOA's
+  runs were then in another state for the whole stream (``moa_unsteady``);
 * first use compiles in at most 30 s, later starts are ready in at most 2 s (``bench_startup.py``);
 * 10 million SEA instances grow resident memory by less than 50 MB once the tree has stopped
   growing (``bench_memory.py``).
@@ -487,6 +489,55 @@ def vs_learner_alone(res: dict, ours: str = "ours") -> dict:
     }
 
 
+#: MOA's learner alone more than this factor slower (or faster) per row than the median of the
+#: same stream's seeds in the same run: MOA's runs were in another state for the whole stream
+#: (seen on 2026-11-28: RandomTree's first seed at 0.62 s of CPU a run against 0.20-0.22 on its
+#: other seeds, while different seeds of one stream moved MOA's time by at most 1.6x), so that
+#: run's ratio is not judged against the target (:func:`moa_unsteady`)
+MOA_UNSTEADY = 2.0
+
+
+def moa_unsteady(results: dict) -> dict[str, float]:
+    """The stream-and-seed runs (keys ``stream#seed``) whose MOA learner alone took more than
+    ``MOA_UNSTEADY`` times, or less than its inverse, the median CPU time per row of all the
+    same stream's seeds in this run (itself included, so that one run that is off does not
+    move the reference of the others): {key: that factor}.  A stream run on fewer than three
+    seeds is not checked (with two, which one is off cannot be told)."""
+    per_row = {}
+    for key, res in results.items():
+        moa = res.get("moa")
+        la = moa.get("learner_alone") if isinstance(moa, dict) and "error" not in moa else None
+        if la and moa.get("n") and la["cpu_seconds"] > 0:
+            per_row[key] = la["cpu_seconds"] / moa["n"]
+    out = {}
+    for key, t in per_row.items():
+        stream = key.partition("#")[0]
+        same = [u for k, u in per_row.items() if k.partition("#")[0] == stream]
+        if len(same) >= 3:
+            factor = t / statistics.median(same)
+            if not 1 / MOA_UNSTEADY <= factor <= MOA_UNSTEADY:
+                out[key] = factor
+    return out
+
+
+#: a target's text ends so where its run is not judged (:func:`moa_unsteady`)
+NOT_JUDGED = " (not judged: MOA's runs of the whole stream were off, see the notes)"
+
+
+def verdict_unknown(what: str) -> str:
+    """A target without a verdict: not judged (:data:`NOT_JUDGED`) or not measured."""
+    return "not judged" if what.endswith(NOT_JUDGED) else "not measured"
+
+
+def unsteady_note(name: str, factor: float) -> str:
+    """Why a run's ratio to MOA's learner alone is not judged (:func:`moa_unsteady`)."""
+    return (
+        f"{name}: MOA's learner alone took {factor:.1f}x the median CPU time per row of the same "
+        "stream's seeds in this run (MOA's runs in another state for the whole stream): "
+        "its ratio is shown but not judged against the target"
+    )
+
+
 def learner_alone_line(la: dict) -> str:
     """MOA's learner alone as the console shows it."""
     return (
@@ -520,6 +571,7 @@ def learner_alone_text(repeat: int, ours: str = "ours", measured: bool = True) -
 def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     rows, size_rows, cpu_rows, misses, checks, parity_rows = [], [], [], [], [], []
     alone_rows, alone_notes = [], []
+    unsteady = moa_unsteady(results)
     for s in results:
         alone = vs_learner_alone(results[s])
         cps = {lrn: _get(results, s, lrn, "inst_per_cpu_s") for lrn in LEARNERS}
@@ -545,7 +597,7 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         def mark(ok, text):
             return text if ok is None or ok else f"**{text} MISS**"
 
-        ok_moa = None if alone["cpu"] is None else alone["cpu"] >= TARGET_VS_MOA
+        ok_moa = None if alone["cpu"] is None or s in unsteady else alone["cpu"] >= TARGET_VS_MOA
         ok_river = None if vs_river is None else vs_river >= TARGET_VS_RIVER
         ok_acc = None if dpp is None else dpp <= TARGET_ACC_PP
         checks += C.parity_checks(
@@ -556,7 +608,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
             (
                 ok_moa,
                 f"throughput >= {TARGET_VS_MOA:g}x MOA's learner alone (CPU, median of pairs)"
-                + ("" if alone["cpu"] is None else f": {C.fmt_ratio(alone['cpu'])}"),
+                + ("" if alone["cpu"] is None else f": {C.fmt_ratio(alone['cpu'])}")
+                + (NOT_JUDGED if s in unsteady else ""),
             ),
             (ok_river, f"throughput >= {TARGET_VS_RIVER:g}x River"),
         ):
@@ -571,6 +624,8 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
                 f"{label(s)}: MOA's learner alone came out at or below zero CPU time (MOA's runs "
                 "no slower than MajorityClass's): not resolved at this stream length"
             )
+        if s in unsteady:
+            alone_notes.append(unsteady_note(label(s), unsteady[s]))
         rows.append(
             [
                 label(s),
@@ -786,19 +841,31 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
     lines += ["Targets:", ""]
     for what, ok in checks:
         lines.append(
-            f"- {'PASS' if ok else ('not measured' if ok is None else '**MISS**')}: {what}"
+            f"- {'PASS' if ok else ('**MISS**' if ok is False else verdict_unknown(what))}: {what}"
         )
         if ok is False:
             misses.append(what)
     lines.append("")
 
     summary = [C.markdown_table(header, rows), "", header_note, ""]
-    ratios = [r for r in (vs_learner_alone(results[s])["cpu"] for s in results) if r is not None]
+    ratios = [
+        r
+        for r in (vs_learner_alone(results[s])["cpu"] for s in results if s not in unsteady)
+        if r is not None
+    ]
     if ratios:
         summary.append(
             f"- Ours ÷ MOA's learner alone by CPU time (median of {args.repeat} interleaved pairs, "
             f"MOA's run minus MajorityClass's): {min(ratios):.1f}-{max(ratios):.1f}x over "
-            f"{len(ratios)} stream-and-seed runs (target {TARGET_VS_MOA:g}x on every one)."
+            f"{len(ratios)} stream-and-seed runs (target {TARGET_VS_MOA:g}x on every one)"
+            + (
+                ""
+                if not unsteady
+                else "; not judged, where MOA's runs of a whole stream took more than "
+                f"{MOA_UNSTEADY:g}x (or less than 1/{MOA_UNSTEADY:g}) the median time per row of "
+                "its seeds: " + ", ".join(f"{label(k)} ({f:.1f}x)" for k, f in unsteady.items())
+            )
+            + "."
         )
     if warm:
         summary.append(f"- Compile (ours, first call, not in the figures): {warm[0]:.2f} s.")

@@ -1,0 +1,43 @@
+"""The benchmark scripts' own judgement: a run whose MOA timing is off is not judged."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import bench_hoeffding as H  # noqa: E402
+
+
+def _results(per_row: dict) -> dict:
+    """Results as the benchmarks save them: MOA's learner alone per stream-and-seed key."""
+    n = 100_000
+    return {
+        key: {"moa": {"n": n, "learner_alone": {"cpu_seconds": t * n, "seconds": t * n}}}
+        for key, t in per_row.items()
+    }
+
+
+def test_moa_runs_off_for_a_whole_stream_are_not_judged():
+    # RandomTree's first seed as on 2026-11-28 10:10 UTC (0.58 s against 0.19 s): flagged,
+    # at its factor to the median of the stream's three seeds; its other seeds and the other
+    # streams (seeds 1.6x apart, as different seeds of one stream can be) are not
+    runs = {
+        "random_tree#1": 5.84e-6,
+        "random_tree#2": 1.86e-6,
+        "random_tree#3": 1.94e-6,
+        "sea#1": 3.0e-7,
+        "sea#2": 3.1e-7,
+        "sea#3": 4.8e-7,
+    }
+    flagged = H.moa_unsteady(_results(runs))
+    assert list(flagged) == ["random_tree#1"]
+    assert abs(flagged["random_tree#1"] - 5.84 / 1.94) < 1e-9
+    # a run far faster than its stream's other seeds is not judged either
+    fast = H.moa_unsteady(_results({**runs, "sea#3": 1.2e-7}))
+    assert set(fast) == {"random_tree#1", "sea#3"}
+    # two seeds cannot tell which one is off, a single one has no reference: nothing flagged
+    assert (
+        H.moa_unsteady(_results({"agrawal#1": 1e-6, "agrawal#2": 5e-6, "electricity": 1e-6})) == {}
+    )
+    # the report shows such a run's ratio and says why it is not judged
+    assert H.verdict_unknown("x" + H.NOT_JUDGED) == "not judged"
+    assert H.verdict_unknown("x: not measured yet") == "not measured"
