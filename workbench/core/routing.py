@@ -120,20 +120,12 @@ def _route(
     if path is not None:
         if depth < path.shape[0]:
             path[depth] = node
-    # (an unconditional last use of ``path``: where the kernel writes this walk into its loop,
-    # the reference numba takes to ``path`` is then dropped on one path and pruned; its last use
-    # inside the branches above cost the path-update variant (EFDT) a pair of atomic counts per
-    # row, 3% of its time on SEA)
-    release(_path_length(path))
+        # (the last use of ``path``, outside the test on its length: where the kernel writes
+        # this walk into its loop, the reference numba takes to ``path`` is then dropped on one
+        # path and pruned; its last use inside that test cost the path-update variant (EFDT) a
+        # pair of atomic counts per row, 3% of its time on SEA)
+        release(path.shape[0])
     return node, depth + 1, forked
-
-
-@njit(inline="always")
-def _path_length(path):
-    """``path``'s length, 0 for None (the variant without recording)."""
-    if path is None:
-        return 0
-    return path.shape[0]
 
 
 route = njit(cache=True, no_cpython_wrapper=True)(_route)
