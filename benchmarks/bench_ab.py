@@ -34,6 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _common import TMP, machine_info, machine_lines, markdown_table, utc_now, write_results  # noqa
+from bench_efdt import REEVAL  # noqa: E402
 
 STREAMS = ("sea", "random_tree", "waveform", "electricity")
 
@@ -71,7 +72,7 @@ CHILD = textwrap.dedent("""
 
 
 # the learners bench_ab can time, and their parameters beyond the stream's (bench_efdt.py's EFDT)
-LEARNERS = {"HoeffdingTree": {}, "EFDT": {"min_samples_reevaluate": 2000}}
+LEARNERS = {"HoeffdingTree": {}, "EFDT": {"min_samples_reevaluate": REEVAL}}
 
 
 def run(

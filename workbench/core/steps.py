@@ -238,6 +238,11 @@ ACC_PN = 0
 ACC_LPN = 1
 ACC_DEAD = 2
 N_ACC = 3
+# the same scratch in :func:`nb_nominal_argmax`: each class's numerator and denominator in the
+# first two rows, and ACC_DEAD as above (where the shortcut declines, nb_nominal_sums starts the
+# three rows afresh)
+ACC_NUM = 0
+ACC_DEN = 1
 
 
 @inline
@@ -279,9 +284,6 @@ def nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf,
 # below (1 - NB_PROD_GAP) times the best's, and every class's at least NB_PROD_LOWEST
 NB_PROD_GAP = 1e-6
 NB_PROD_LOWEST = 1e-300
-# its rows of the scratch ``acc``: each class's numerator and denominator
-ACC_NUM = 0
-ACC_DEN = 1
 
 
 LN_2 = math.log(2.0)
