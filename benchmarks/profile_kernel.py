@@ -7,8 +7,11 @@ stream's test-then-train loop ``--repeat`` times under ``perf record`` (a child 
 the child writes the loop kernel's address and machine code.  numba's cache holds the same code
 as an ELF object inside a ``.nbc`` file; the one whose code matches gives the symbol table
 (``nm``), and with the address every sample inside the kernel is credited to its function
-(steps numba wrote into the loop count as ``run_stream``).  Samples elsewhere are credited to
-their library (``libm`` is mostly ``log``; ``libpython`` is the set-up outside the loop).
+(steps numba wrote into the loop count as ``run_stream``).  numba's reference counts
+(``NRT_incref``, ``NRT_decref``) sit in a JIT module of their own; the child writes their
+addresses, and their samples are shown by name.  Samples elsewhere are credited to their library
+(``libm`` is mostly ``log``; ``libpython`` is the set-up outside the loop and the process's
+start-up, so take ``--repeat`` large enough for the loop to dominate).
 Needs ``perf`` (Debian: linux-perf) and binutils (``nm``, ``objcopy``).  Output: a table, and
 with ``--annotate`` the 20 hottest 256-byte blocks of the kernel, disassembled with
 ``objdump``.
@@ -34,6 +37,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CODE_BYTES = 1 << 19  # the kernel and what numba put after it in the same module
+# NRT_incref and NRT_decref: a few instructions each (decref's tail jumps to the destructor)
+NRT_BYTES = {"NRT_incref": 16, "NRT_decref": 32}
 
 
 def child(args) -> None:
@@ -65,8 +70,12 @@ def child(args) -> None:
     # the last signature compiled or loaded is the one the loop ran (one per learner and stream)
     addr = kernels[-1]
     Path(args.workdir, "code.bin").write_bytes(ctypes.string_at(addr, CODE_BYTES))
+    # numba's reference counts live in a JIT module of their own: their entry points
+    from numba.core.runtime import nrt
+
+    nrt_at = {n: nrt.rtsys.library.get_pointer_to_function(n) for n in ("NRT_incref", "NRT_decref")}
     Path(args.workdir, "child.json").write_text(
-        json.dumps({"addr": addr, "ns_per_row": per_row * 1e9})
+        json.dumps({"addr": addr, "ns_per_row": per_row * 1e9, "nrt": nrt_at})
     )
 
 
@@ -111,12 +120,27 @@ def symbols(obj: Path) -> list[tuple[int, str]]:
     return sorted(syms)
 
 
+def credit(ip: int, dso: str, base: int, syms: list[tuple[int, str]], nrt: dict) -> str:
+    """Where a sample at address ``ip`` (in ``dso``, as ``perf script`` names it) goes: the
+    kernel's function (``syms``, offsets from the kernel's address ``base``, sorted), numba's
+    reference counts (``nrt``: their addresses by name), another JIT module, or a library."""
+    off = ip - base
+    if 0 <= off < CODE_BYTES:
+        starts = [s for s, _ in syms]
+        return "kernel: " + syms[max(bisect.bisect_right(starts, off) - 1, 0)][1]
+    for name, at in nrt.items():
+        if 0 <= ip - at < NRT_BYTES[name]:
+            return "JIT: " + name
+    if "perf-" in dso:  # perf's name for anonymous executable memory: numba's other modules
+        return "JIT, other module (tally, screen of X, ...)"
+    return Path(dso).name
+
+
 def report(args, workdir: str) -> None:
     info = json.loads(Path(workdir, "child.json").read_text())
     base = info["addr"]
     nbc = matching_object(workdir)
     syms = symbols(Path(workdir, "k.o"))
-    starts = [s for s, _ in syms]
     script = subprocess.run(
         ["perf", "script", "-i", str(Path(workdir, "perf.data")), "-F", "ip,dso"],
         capture_output=True,
@@ -130,17 +154,10 @@ def report(args, workdir: str) -> None:
         except (IndexError, ValueError):
             continue
         total += 1
-        off = ip - base
-        if 0 <= off < CODE_BYTES:
-            where["kernel: " + syms[max(bisect.bisect_right(starts, off) - 1, 0)][1]] += 1
-            blocks[off // 256 * 256] += 1
-        else:
-            dso = p[1].strip("()") if len(p) > 1 else "?"
-            where[
-                "JIT, other module (NRT reference counts, ...)"
-                if "perf-" in dso
-                else Path(dso).name
-            ] += 1
+        dso = p[1].strip("()") if len(p) > 1 else "?"
+        where[credit(ip, dso, base, syms, info.get("nrt", {}))] += 1
+        if 0 <= ip - base < CODE_BYTES:
+            blocks[(ip - base) // 256 * 256] += 1
     print(
         f"{args.learner} on {args.stream} (seed {args.seed}), {args.repeat} runs: "
         f"{info['ns_per_row']:.0f} ns per row (CPU); {total} samples; object {Path(nbc).name}"

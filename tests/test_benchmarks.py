@@ -41,3 +41,24 @@ def test_moa_runs_off_for_a_whole_stream_are_not_judged():
     # the report shows such a run's ratio and says why it is not judged
     assert H.verdict_unknown("x" + H.NOT_JUDGED) == "not judged"
     assert H.verdict_unknown("x: not measured yet") == "not measured"
+
+
+def test_profile_credits_reference_counts_by_name():
+    # a kernel at 0x10000 with two functions, numba's NRT_incref and NRT_decref elsewhere in
+    # anonymous memory 16 bytes apart, as numba lays them out
+    import profile_kernel as P
+
+    base, syms = 0x10000, [(0x0, "run_stream"), (0x400, "leaf_decision")]
+    nrt = {"NRT_incref": 0x90000, "NRT_decref": 0x90010}
+    jit = "/tmp/perf-123.map"
+
+    def where(ip, dso=jit):
+        return P.credit(ip, dso, base, syms, nrt)
+
+    assert where(base + 0x10) == "kernel: run_stream"
+    assert where(base + 0x400) == "kernel: leaf_decision"
+    assert where(0x90005) == "JIT: NRT_incref"
+    assert where(0x90010) == "JIT: NRT_decref"
+    assert where(0x90010 + 0x1C) == "JIT: NRT_decref"  # its jump to the destructor
+    assert where(0x90040) == "JIT, other module (tally, screen of X, ...)"
+    assert where(0x7000, "/usr/lib/x86_64-linux-gnu/libm.so.6") == "libm.so.6"
