@@ -126,8 +126,8 @@ def credit(ip: int, dso: str, base: int, syms: list[tuple[int, str]], nrt: dict)
     reference counts (``nrt``: their addresses by name), another JIT module, or a library."""
     off = ip - base
     if 0 <= off < CODE_BYTES:
-        starts = [s for s, _ in syms]
-        return "kernel: " + syms[max(bisect.bisect_right(starts, off) - 1, 0)][1]
+        at = bisect.bisect_right(syms, off, key=lambda sym: sym[0])
+        return "kernel: " + syms[max(at - 1, 0)][1]
     for name, at in nrt.items():
         if 0 <= ip - at < NRT_BYTES[name]:
             return "JIT: " + name

@@ -1,4 +1,5 @@
-"""The benchmark scripts' own judgement: a run whose MOA timing is off is not judged."""
+"""The benchmark scripts' own judgements: a run whose MOA timing is off is not judged, and
+the profiler credits each sample to the right place."""
 
 import sys
 from pathlib import Path
