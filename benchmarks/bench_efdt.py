@@ -215,15 +215,21 @@ def report(results: dict, meta: dict, args) -> tuple[str, dict]:
             (
                 "throughput vs MOA's learner alone (CPU, median of pairs)",
                 vs_alone,
-                judged and vs_alone >= TARGET_VS_MOA,
+                vs_alone >= TARGET_VS_MOA if judged else None,  # None: shown, not judged
             ),
             ("throughput vs River", vs_river, vs_river is not None and vs_river >= TARGET_VS_RIVER),
             ("CPU time vs our HT", vs_ht, vs_ht is not None and vs_ht <= TARGET_CPU_VS_HT),
         ):
             shown = "n/a" if value is None else f"{value:+.2f}" if "pp" in what else f"{value:.2f}"
-            verdict = "not measured" if value is None else "pass" if ok else "MISS"
-            if "learner alone" in what and value is not None and not judged:
-                verdict = "not judged"
+            verdict = (
+                "not measured"
+                if value is None
+                else "not judged"
+                if ok is None
+                else "pass"
+                if ok
+                else "MISS"
+            )
             checks.append((label(s), what, shown, verdict))
         alone_rows.append(
             [label(s)]
