@@ -632,6 +632,7 @@ def _nb_fast_and_exact(T, C, X, X_fast, leaves, fast_ok, fast_cls, exact_cls, ex
             T.nom,
             T.nom_w,
             T.nom_nv,
+            T.nom_q,
             C.nom_index,
             C.nom_card,
             leaf,
@@ -654,6 +655,7 @@ def _nb_fast_and_exact(T, C, X, X_fast, leaves, fast_ok, fast_cls, exact_cls, ex
             T.nom,
             T.nom_w,
             T.nom_nv,
+            T.nom_q,
             C.nom_index,
             C.nom_card,
             leaf,
@@ -749,6 +751,7 @@ def test_nominal_naive_bayes_shortcut_declines_ties_and_overflow():
     T, s = small.tree, small.tree.stats_slot[0]
     T.nom_w[s, :3, 1] = 1e102
     T.nom[s, :3, :, 1] = 0.0
+    T.nom_q[s, 1] = np.prod(T.nom_w[s, :3, 1] + T.nom_nv[s, :3, 1])  # as observe keeps it
     ok, _, _, near = _nb_compare(small, X[:, :3])
     assert not ok.any() and near.all()
     ok, fast, exact, near = _nb_compare(leaf(X[:, :40], y), X[:, :40])
@@ -808,6 +811,37 @@ def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monke
     )
     assert model.n_leaves >= 10
     assert np.array_equal(fast, exact)
+
+
+@pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
+def test_denominator_products_follow_the_counts(learner):
+    # steps.observe keeps nom_q[s, k], the product over the nominal features of nom_w + nom_nv,
+    # which the nominal shortcut reads instead of the counts: after a stream with missing
+    # values, leaves that split (their slots handed on) and, under EFDT, re-evaluations that
+    # learn along the path and free subtrees, every slot in use holds the product of its counts
+    # now, multiplied in the same order (a product of 0: a feature without a count of the
+    # class).  Fails if a slot handed on keeps its last owner's products, or if the nodes on
+    # EFDT's path count without them.
+    X, y, info = streams.random_tree(
+        20_000, seed=8, n_classes=3, n_nominal=5, n_numeric=2, return_info=True
+    )
+    X = X.copy()
+    X[np.random.default_rng(1).random(X.shape) < 0.1] = np.nan
+    model = learner(7, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01)
+    model.fit(X, y)
+    T = model.tree
+    live = T.kind >= 0
+    slots = np.unique(T.stats_slot[live & (T.stats_slot >= 0)])
+    assert model.n_leaves >= 10 and len(slots) >= 10
+    zeros = 0
+    for s in slots:
+        for k in range(3):
+            q = 1.0
+            for m in range(T.nom_w.shape[1]):
+                q *= T.nom_w[s, m, k] + T.nom_nv[s, m, k]
+            assert T.nom_q[s, k] == q, (s, k)
+            zeros += q == 0.0
+    assert zeros > 0  # some slot has a feature without a count of some class
 
 
 def test_ln_below_is_a_lower_bound_within_its_gap():

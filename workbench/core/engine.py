@@ -120,6 +120,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     nom = T.nom
     nom_w = T.nom_w
     nom_nv = T.nom_nv
+    nom_q = T.nom_q
     merit_sum = T.merit_sum
     merit_n = T.merit_n
     cls_len = T.cls_len
@@ -262,7 +263,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             for rep in range(2):
                 p_rep, mc_pred, nb_pred, near = leaf_predict(
                     class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
-                    nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
+                    nom_w, nom_nv, nom_q, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
                     need_probs and rep == 0, out, buf, acc, all_nominal)
                 if near:   # naive Bayes within rounding of a tie: as MOA computes it
                     p_rep, nb_pred = moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred,
@@ -320,7 +321,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                                    n_children, class_counts, root, X, i, True,
                                                    path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
-                                 nom_nv, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
+                                 nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
             score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
             if by_codes and forked:
@@ -331,7 +332,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max,
+                observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max,
                         stats_slot[leaf], X, i, c)
                 due = due_for_split(class_counts, last_eval, counts, leaf, grace, whole)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf

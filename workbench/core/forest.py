@@ -287,6 +287,7 @@ def refill_leaf(T, C, F, node, other, root, r, since):
             T.nom,
             T.nom_w,
             T.nom_nv,
+            T.nom_q,
             T.g_w,
             T.g_mean,
             T.g_m2,
@@ -444,6 +445,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
     nom = T.nom
     nom_w = T.nom_w
     nom_nv = T.nom_nv
+    nom_q = T.nom_q
     roots = T.roots
     nom_index = C.nom_index
     ddm = F.ddm
@@ -622,6 +624,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     nom,
                     nom_w,
                     nom_nv,
+                    nom_q,
                     g_w,
                     g_mean,
                     g_m2,

@@ -1408,6 +1408,8 @@ def alloc_slot(T):
     for j in range(T.merit_sum.shape[1]):
         T.merit_sum[s, j] = 0.0
     T.merit_n[s] = 0.0
+    for k in range(T.nom_q.shape[1]):
+        T.nom_q[s, k] = 0.0
     for m in range(T.nom.shape[1]):
         for k in range(T.nom.shape[3]):
             T.nom_w[s, m, k] = 0.0

@@ -40,6 +40,9 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       ``nom_w`` ``[S, n_nominal, K]`` weight per class with the feature observed;
                       ``nom_nv`` ``[S, n_nominal, K]`` the highest code each class has shown, plus
                       one (MOA's ``numValues``: naive Bayes smooths with it).
+    ``nom_q``         ``[S, K]`` the product over the nominal features of ``nom_w + nom_nv``
+                      (naive Bayes's denominators for a row without missing values), kept by
+                      every update of the counts; 0 where some feature has no count of the class.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
                       attempts, the null split's in the last column; ``merit_n`` ``[S]``
                       attempts since the node last changed (MOA's EFDT compares their ratio,
@@ -113,6 +116,7 @@ class TreeState(NamedTuple):
     nom: np.ndarray
     nom_w: np.ndarray
     nom_nv: np.ndarray
+    nom_q: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
     free_nodes: np.ndarray
@@ -150,6 +154,7 @@ SLOT_FIELDS = (
     "nom",
     "nom_w",
     "nom_nv",
+    "nom_q",
     "merit_sum",
     "merit_n",
 )
@@ -184,6 +189,7 @@ _SLOT_FILL = {
     "nom": 0.0,
     "nom_w": 0.0,
     "nom_nv": 0.0,
+    "nom_q": 0.0,
     "merit_sum": 0.0,
     "merit_n": 0.0,
 }
@@ -232,6 +238,7 @@ def allocate(
         nom=np.zeros((s, m, v, k)),
         nom_w=np.zeros((s, m, k)),
         nom_nv=np.zeros((s, m, k)),
+        nom_q=np.zeros((s, k)),
         merit_sum=np.zeros((s, d + 1)),
         merit_n=np.zeros(s),
         free_nodes=np.zeros(n, np.int64),

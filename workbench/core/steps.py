@@ -322,19 +322,21 @@ def nb_bounds_decide(top, runner_up, lowest, edge):
 
 
 @inline
-def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, total, X,
-                      i, acc):
+def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_q, nom_index, nom_card, leaf, s,
+                      total, X, i, acc):
     """Naive Bayes' class at a leaf where every feature is nominal, from products of counts,
     without a logarithm, where it can be told apart: returns (True, class) or (False, 0).
 
     A class's score is the ratio r_k = P_k / D_k of two products of counts, its numerator
     P_k = n_k prod_j (n_vk + 1) and its denominator D_k = n prod_j (n_k + V_k) (a missing
-    feature is left out), each built feature by feature as :func:`nb_nominal_sums` reads the
-    counts: one multiplication per (feature, class) instead of a division, and one division per
-    class.  With d features r_k has at most 2d + 1 roundings, a relative error below
-    (2d + 1) 2^-53 (2e-14 for 100 features), and the exact path's log-score
-    (:func:`leaf_predict`) is as close to ln r_k: both far inside the 3e-7 between the margin
-    below and the tie test.  Every r_k is
+    feature is left out).  The numerator is built feature by feature as :func:`nb_nominal_sums`
+    reads the counts: one multiplication per (feature, class) instead of a division.  The
+    product in the denominator does not depend on the row: for a row without missing values it
+    is ``nom_q[s, k]``, which :func:`observe` keeps, and only a row with a missing value builds
+    it from the counts of its present features.  One division per class.  With d features r_k
+    has at most 2d + 1 roundings, a relative error below (2d + 1) 2^-53 (2e-14 for 100
+    features), and the exact path's log-score (:func:`leaf_predict`) is as close to ln r_k:
+    both far inside the 3e-7 between the margin below and the tie test.  Every r_k is
     at most 1 (n_k <= n, n_vk + 1 <= n_k + V_k).  So where every product is finite, every live
     class's r_k is at least ``NB_PROD_LOWEST`` (its log-score above -691, clear of the exact
     path's underflow test at -700) and the runner-up's is below (1 - ``NB_PROD_GAP``) times the
@@ -342,30 +344,36 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
     1e-9 (1 + |top|) <= 6.92e-7), the exact path would decide the same class and find no tie:
     (True, its class).  Otherwise (a product that overflowed, classes too close, a score too
     small, every class out): (False, 0), and the exact path decides.  A class is out, as there,
-    without a count at the leaf or where a present feature has no count of it."""
+    without a count at the leaf or where a present feature has no count of it (a factor of 0
+    in its denominator: a feature's count and its highest code are both 0 until it is seen)."""
     K = class_counts.shape[1]
     for k in range(K):
-        ck = class_counts[leaf, k]
-        acc[ACC_NUM, k] = ck
-        acc[ACC_DEN, k] = total
-        acc[ACC_DEAD, k] = 0.0 if ck > 0.0 else 1.0
+        acc[ACC_NUM, k] = class_counts[leaf, k]
     # (the bound on the loop is what lets numba's reference-count pruning cancel the step's
     # pairs: with range(X.shape[1]), in a jitted loop of its own, a row of two classes took
     # 100 ns instead of 30)
+    missing = False
     for j in range(X.shape[1] if total > 0.0 else 0):
         xj = X[i, j]
         if math.isnan(xj):
+            missing = True
             continue
         m = nom_index[j]
         v = int(xj)
         known = 0 <= v < nom_card[m] and v == xj
         for k in range(K):
-            nk = nom_w[s, m, k]
-            if nk <= 0.0:
-                acc[ACC_DEAD, k] = 1.0
-                continue
             acc[ACC_NUM, k] *= (nom[s, m, v, k] if known else 0.0) + 1.0
-            acc[ACC_DEN, k] *= nk + nom_nv[s, m, k]
+    for k in range(K):
+        acc[ACC_DEN, k] = 1.0 if missing else nom_q[s, k]
+    for j in range(X.shape[1] if missing else 0):   # the present features' factors only
+        if not math.isnan(X[i, j]):
+            m = nom_index[j]
+            for k in range(K):
+                acc[ACC_DEN, k] *= nom_w[s, m, k] + nom_nv[s, m, k]
+    for k in range(K):
+        q = acc[ACC_DEN, k]
+        acc[ACC_DEAD, k] = 0.0 if class_counts[leaf, k] > 0.0 and q > 0.0 else 1.0
+        acc[ACC_DEN, k] = total * q
     top = 0.0
     second = 0.0
     lowest = np.inf
@@ -385,7 +393,7 @@ def nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, lea
         lowest = min(lowest, r)
     ok = finite and best >= 0 and lowest >= NB_PROD_LOWEST and second < top * (1.0 - NB_PROD_GAP)
     release(class_counts.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
-            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
+            nom_q.shape[0] + nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + acc.shape[0])
     return ok, best if ok else 0
 
 
@@ -522,8 +530,8 @@ def nb_pair_bounds(class_counts, g_w, g_mean, g_m2, nom_index, acc, has_nominal,
 
 @inline
 def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, g_m2, nom,
-                 nom_w, nom_nv, nom_index, nom_card, leaf, X, i, mode, nb_threshold, need_probs,
-                 out, buf, acc, all_nominal):
+                 nom_w, nom_nv, nom_q, nom_index, nom_card, leaf, X, i, mode, nb_threshold,
+                 need_probs, out, buf, acc, all_nominal):
     """Predict row i at ``leaf``: returns (prediction, MC's prediction, NB's prediction, and
     whether naive Bayes must be settled as MOA computes it, :func:`moa_nb_resolve`); with
     ``need_probs`` the class probabilities go to ``out`` (``buf`` and ``acc``, ``[N_ACC, K]``,
@@ -558,8 +566,8 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
         inv_total = 1.0 / total
         settled = False   # decided from products of counts (nb_nominal_argmax)
         if all_nominal and s >= 0 and not need_probs:
-            settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_index,
-                                                 nom_card, leaf, s, total, X, i, acc)
+            settled, nb_pred = nb_nominal_argmax(class_counts, nom, nom_w, nom_nv, nom_q,
+                                                 nom_index, nom_card, leaf, s, total, X, i, acc)
         if s >= 0 and has_nominal and not settled:
             nb_nominal_sums(class_counts, nom, nom_w, nom_nv, nom_index, nom_card, leaf, s, X,
                             i, acc)
@@ -617,8 +625,9 @@ def leaf_predict(class_counts, stats_slot, mc_correct, nb_correct, g_w, g_mean, 
     # (every array's last use unconditional: see the module docstring)
     release(class_counts.shape[0] + stats_slot.shape[0] + mc_correct.shape[0] +
             nb_correct.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] +
-            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_index.shape[0] +
-            nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] + acc.shape[0])
+            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_q.shape[0] +
+            nom_index.shape[0] + nom_card.shape[0] + X.shape[0] + out.shape[0] + buf.shape[0] +
+            acc.shape[0])
     return p, mc_pred, nb_pred, near
 
 
@@ -642,11 +651,14 @@ def welford_update(g_w, g_mean, g_m2, s, j, c, xj):
 
 
 @inline
-def observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c):
+def observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, s, X, i,
+            c):
     """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
     with the highest code each class has shown (plus one, ``nom_nv``), and West's weighted
     Welford update (``observers.gaussian_update``, weight 1) per (numeric feature, class).
-    Missing values are not observed."""
+    Missing values are not observed.  Where a nominal count moved, class c's product of
+    naive Bayes's denominators (``nom_q``) is made again from the counts."""
+    counted = False
     for j in range(X.shape[1]):
         xj = X[i, j]
         if math.isnan(xj):
@@ -658,14 +670,19 @@ def observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max, s, X
             nom_w[s, m, c] += 1.0
             if v >= nom_nv[s, m, c]:
                 nom_nv[s, m, c] = v + 1.0
+            counted = True
         else:
             welford_update(g_w, g_mean, g_m2, s, j, c, xj)
             if xj < g_min[s, j, c]:
                 g_min[s, j, c] = xj
             if xj > g_max[s, j, c]:
                 g_max[s, j, c] = xj
+    q = 1.0
+    for m in range(nom_w.shape[1] if counted else 0):
+        q *= nom_w[s, m, c] + nom_nv[s, m, c]
+    nom_q[s, c] = q if counted else nom_q[s, c]
     release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
-            g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] +
+            nom_q.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] +
             X.shape[0])
 
 
@@ -711,7 +728,7 @@ def due_for_split(class_counts, last_eval, counts, leaf, grace, whole):
 
 @inline
 def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w, nom_nv,
-                     g_w, g_mean, g_m2, g_min, g_max, X, i, c):
+                     nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c):
     """UPDATE_PATH (HATT): every inner node on row i's path (``path[:length - 1]``, root first;
     the leaf is ``path[length - 1]`` and learns as every leaf does) counts it and adds it to the
     statistics it kept."""
@@ -720,9 +737,10 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
         class_counts[node, c] += 1.0
         s = stats_slot[node]
         if s >= 0:
-            observe(nom_index, nom, nom_w, nom_nv, g_w, g_mean, g_m2, g_min, g_max, s, X, i, c)
+            observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, s, X,
+                    i, c)
     release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
-            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + g_w.shape[0] + g_mean.shape[0] +
+            nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_q.shape[0] + g_w.shape[0] + g_mean.shape[0] +
             g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
 
 
@@ -817,8 +835,8 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
         T.class_counts[node, c] += 1.0
         if T.stats_slot[node] < 0:
             T.stats_slot[node] = alloc_slot(T)
-        observe(C.nom_index, T.nom, T.nom_w, T.nom_nv, T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max,
-                T.stats_slot[node], X_mem, i, c)
+        observe(C.nom_index, T.nom, T.nom_w, T.nom_nv, T.nom_q, T.g_w, T.g_mean, T.g_m2,
+                T.g_min, T.g_max, T.stats_slot[node], X_mem, i, c)
         learned += 1
     T.last_eval[node] = learned
     return learned
