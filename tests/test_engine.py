@@ -813,15 +813,23 @@ def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monke
     assert np.array_equal(fast, exact)
 
 
+def _products_now(T, s, k):
+    q = 1.0
+    for m in range(T.nom_w.shape[1]):
+        q *= T.nom_w[s, m, k] + T.nom_nv[s, m, k]
+    return q
+
+
 @pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_denominator_products_follow_the_counts(learner):
-    # steps.observe keeps nom_q[s, k], the product over the nominal features of nom_w + nom_nv,
-    # which the nominal shortcut reads instead of the counts: after a stream with missing
-    # values, leaves that split (their slots handed on) and, under EFDT, re-evaluations that
-    # learn along the path and free subtrees, every slot in use holds the product of its counts
-    # now, multiplied in the same order (a product of 0: a feature without a count of the
-    # class).  Fails if a slot handed on keeps its last owner's products, or if the nodes on
-    # EFDT's path count without them.
+    # steps.observe keeps nom_q[s, k] at a leaf's slot, the product over the nominal features of
+    # nom_w + nom_nv, which the nominal shortcut reads instead of the counts: after a stream
+    # with missing values, leaves that split (their slots handed on) and, under EFDT,
+    # re-evaluations, every leaf's slot holds the product of its counts now, multiplied in the
+    # same order (a product of 0: a feature without a count of the class).  An inner node of
+    # EFDT, whose products are not kept while it learns along the path, gets them again when
+    # it becomes a leaf with its statistics (split.kill_subtree).  Fails if a slot handed on
+    # keeps its last owner's products, or if a node made a leaf again keeps stale ones.
     X, y, info = streams.random_tree(
         20_000, seed=8, n_classes=3, n_nominal=5, n_numeric=2, return_info=True
     )
@@ -830,18 +838,31 @@ def test_denominator_products_follow_the_counts(learner):
     model = learner(7, 3, nominal_features=info.nominal_features, grace_period=50, delta=0.01)
     model.fit(X, y)
     T = model.tree
-    live = T.kind >= 0
-    slots = np.unique(T.stats_slot[live & (T.stats_slot >= 0)])
-    assert model.n_leaves >= 10 and len(slots) >= 10
-    zeros = 0
-    for s in slots:
-        for k in range(3):
-            q = 1.0
-            for m in range(T.nom_w.shape[1]):
-                q *= T.nom_w[s, m, k] + T.nom_nv[s, m, k]
-            assert T.nom_q[s, k] == q, (s, k)
-            zeros += q == 0.0
-    assert zeros > 0  # some slot has a feature without a count of some class
+    leaves = np.flatnonzero((T.kind == 0) & (T.stats_slot >= 0))
+    assert len(leaves) >= 10
+    products = [
+        (T.nom_q[T.stats_slot[u], k], _products_now(T, T.stats_slot[u], k))
+        for u in leaves
+        for k in range(3)
+    ]
+    assert all(kept == now for kept, now in products)
+    assert any(now == 0.0 for _, now in products)  # a feature without a count of a class
+    if learner is EFDT:
+        inner = np.flatnonzero((T.kind > 0) & (T.stats_slot >= 0))
+        stale = [
+            int(u)
+            for u in inner
+            if any(
+                T.nom_q[T.stats_slot[u], k] != _products_now(T, T.stats_slot[u], k)
+                for k in range(3)
+            )
+        ]
+        assert stale  # (inner nodes count along the path without their products)
+        u = stale[-1]
+        s = int(T.stats_slot[u])
+        engine.edit(T, model._config, engine.EDIT_KILL_KEEP_STATS, u)
+        assert T.kind[u] == 0 and T.stats_slot[u] == s
+        assert all(T.nom_q[s, k] == _products_now(T, s, k) for k in range(3))
 
 
 def test_ln_below_is_a_lower_bound_within_its_gap():

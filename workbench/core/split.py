@@ -1618,6 +1618,17 @@ def free_below(T, node):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def remake_products(nom_w, nom_nv, nom_q, s):
+    """Every class's product of naive Bayes's denominators in slot s (``nom_q``), from its
+    counts, in the order ``steps.observe`` multiplies them."""
+    for k in range(nom_q.shape[1]):
+        q = 1.0
+        for m in range(nom_w.shape[1]):
+            q *= nom_w[s, m, k] + nom_nv[s, m, k]
+        nom_q[s, k] = q
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def kill_subtree(T, node, keep_stats):
     """Make ``node`` a fresh active leaf again, its subtree's rows freed.  It keeps its class
     counts, and with ``keep_stats`` its statistics slot (HATT: a node that kept learning while
@@ -1639,6 +1650,8 @@ def kill_subtree(T, node, keep_stats):
     init_leaf(T, node, T.parent[node], T.depth[node])
     if keep_stats:
         T.stats_slot[node] = s
+        if s >= 0:   # (its products of denominators were not kept while it was inner)
+            remake_products(T.nom_w, T.nom_nv, T.nom_q, s)
     w = 0.0
     for k in range(n_classes):
         T.class_counts[node, k] = counts[k]

@@ -651,13 +651,15 @@ def welford_update(g_w, g_mean, g_m2, s, j, c, xj):
 
 
 @inline
-def observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, s, X, i,
-            c):
+def observe(nom_index, nom, nom_w, nom_nv, nom_q, with_q, g_w, g_mean, g_m2, g_min, g_max, s,
+            X, i, c):
     """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
     with the highest code each class has shown (plus one, ``nom_nv``), and West's weighted
     Welford update (``observers.gaussian_update``, weight 1) per (numeric feature, class).
-    Missing values are not observed.  Where a nominal count moved, class c's product of
-    naive Bayes's denominators (``nom_q``) is made again from the counts."""
+    Missing values are not observed.  With ``with_q`` (a leaf's slot), where a nominal count
+    moved, class c's product of naive Bayes's denominators (``nom_q``) is made again from the
+    counts; an inner node's (``learn_along_path`` passes False: naive Bayes does not read it
+    there) is made when the node becomes a leaf again (``split.kill_subtree``)."""
     counted = False
     for j in range(X.shape[1]):
         xj = X[i, j]
@@ -677,10 +679,11 @@ def observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_ma
                 g_min[s, j, c] = xj
             if xj > g_max[s, j, c]:
                 g_max[s, j, c] = xj
-    q = 1.0
-    for m in range(nom_w.shape[1] if counted else 0):
-        q *= nom_w[s, m, c] + nom_nv[s, m, c]
-    nom_q[s, c] = q if counted else nom_q[s, c]
+    if counted and with_q:
+        q = 1.0
+        for m in range(nom_w.shape[1]):
+            q *= nom_w[s, m, c] + nom_nv[s, m, c]
+        nom_q[s, c] = q
     release(nom_index.shape[0] + nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] +
             nom_q.shape[0] + g_w.shape[0] + g_mean.shape[0] + g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] +
             X.shape[0])
@@ -737,8 +740,8 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
         class_counts[node, c] += 1.0
         s = stats_slot[node]
         if s >= 0:
-            observe(nom_index, nom, nom_w, nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, s, X,
-                    i, c)
+            observe(nom_index, nom, nom_w, nom_nv, nom_q, False, g_w, g_mean, g_m2, g_min,
+                    g_max, s, X, i, c)
     release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_q.shape[0] + g_w.shape[0] + g_mean.shape[0] +
             g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
@@ -835,7 +838,7 @@ def prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem):
         T.class_counts[node, c] += 1.0
         if T.stats_slot[node] < 0:
             T.stats_slot[node] = alloc_slot(T)
-        observe(C.nom_index, T.nom, T.nom_w, T.nom_nv, T.nom_q, T.g_w, T.g_mean, T.g_m2,
+        observe(C.nom_index, T.nom, T.nom_w, T.nom_nv, T.nom_q, True, T.g_w, T.g_mean, T.g_m2,
                 T.g_min, T.g_max, T.stats_slot[node], X_mem, i, c)
         learned += 1
     T.last_eval[node] = learned
