@@ -1650,7 +1650,7 @@ def kill_subtree(T, node, keep_stats):
     init_leaf(T, node, T.parent[node], T.depth[node])
     if keep_stats:
         T.stats_slot[node] = s
-        if s >= 0:   # (its products of denominators were not kept while it was inner)
+        if s >= 0:  # (its products of denominators were not kept while it was inner)
             remake_products(T.nom_w, T.nom_nv, T.nom_q, s)
     w = 0.0
     for k in range(n_classes):
