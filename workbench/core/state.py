@@ -41,8 +41,10 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       ``nom_nv`` ``[S, n_nominal, K]`` the highest code each class has shown, plus
                       one (MOA's ``numValues``: naive Bayes smooths with it).
     ``nom_q``         ``[S, K]`` the product over the nominal features of ``nom_w + nom_nv``
-                      (naive Bayes's denominators for a row without missing values), kept by
-                      every update of the counts; 0 where some feature has no count of the class.
+                      (naive Bayes's denominators for a row without missing values), kept at a
+                      leaf's slot by every update of its counts (an inner node's is made again
+                      when the node becomes a leaf, ``split.kill_subtree``); 0 where some feature
+                      has no count of the class.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
                       attempts, the null split's in the last column; ``merit_n`` ``[S]``
                       attempts since the node last changed (MOA's EFDT compares their ratio,
