@@ -332,8 +332,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if active[leaf] == 1:
                 if stats_slot[leaf] < 0:
                     stats_slot[leaf] = alloc_slot(T)
-                observe(nom_index, nom, nom_w, nom_nv, nom_q, True, g_w, g_mean, g_m2, g_min,
-                        g_max, stats_slot[leaf], X, i, c)
+                # (the products of denominators only where naive Bayes's shortcut reads them)
+                observe(nom_index, nom, nom_w, nom_nv, nom_q, all_nominal, g_w, g_mean, g_m2,
+                        g_min, g_max, stats_slot[leaf], X, i, c)
                 due = due_for_split(class_counts, last_eval, counts, leaf, grace, whole)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:

@@ -42,7 +42,8 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       one (MOA's ``numValues``: naive Bayes smooths with it).
     ``nom_q``         ``[S, K]`` the product over the nominal features of ``nom_w + nom_nv``
                       (naive Bayes's denominators for a row without missing values), kept at a
-                      leaf's slot by every update of its counts (an inner node's is made again
+                      leaf's slot by every update of its counts where every feature is nominal
+                      (the only trees whose naive Bayes reads it; an inner node's is made again
                       when the node becomes a leaf, ``split.kill_subtree``); 0 where some feature
                       has no count of the class.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split

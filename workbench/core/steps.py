@@ -656,10 +656,11 @@ def observe(nom_index, nom, nom_w, nom_nv, nom_q, with_q, g_w, g_mean, g_m2, g_m
     """Add row i (class c) to statistics slot s: a count per (nominal feature, value, class),
     with the highest code each class has shown (plus one, ``nom_nv``), and West's weighted
     Welford update (``observers.gaussian_update``, weight 1) per (numeric feature, class).
-    Missing values are not observed.  With ``with_q`` (a leaf's slot), where a nominal count
+    Missing values are not observed.  With ``with_q`` (a leaf's slot in a tree whose features
+    are all nominal, the only place :func:`nb_nominal_argmax` reads it), where a nominal count
     moved, class c's product of naive Bayes's denominators (``nom_q``) is made again from the
-    counts; an inner node's (``learn_along_path`` passes False: naive Bayes does not read it
-    there) is made when the node becomes a leaf again (``split.kill_subtree``)."""
+    counts; an inner node's (``learn_along_path`` passes False) is made when the node becomes a
+    leaf again (``split.kill_subtree``)."""
     counted = False
     for j in range(X.shape[1]):
         xj = X[i, j]
