@@ -470,6 +470,119 @@ class MoaRunner:
         }
 
 
+class OursProcesses:
+    """Our timed runs spread over ``n`` processes of their own, taken in turn (run r of a
+    learner in process (r + k) mod n, k counting the learners prepared so far).
+
+    On the benchmark machine a process sometimes runs the same kernel 20-50% slower for its whole
+    life (``benchmarks/README.md``, "A slow mode of whole processes"): all the runs of one process
+    share its draw, so one benchmark process in that mode made every one of our figures slow
+    (2026-11-28, 18:31 UTC: the nominal RandomTree at 11.2-11.9 ms, against 9.1-9.6 in the run
+    before and in fresh processes after it).  The median of runs made in several processes is
+    not moved by one slow process.  The processes are spawned, not forked, so each loads the
+    kernels from numba's cache into pages of its own; each prepares the learner as
+    ``module.prepare_ours`` does in this process (a fresh model per run, its own warm-up call)
+    and times its runs the same way.  They do nothing between the runs they are asked for."""
+
+    def __init__(self, n: int, module: str):
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self.n = n
+        self._module = module
+        self._prepared = 0
+        self._conns = []
+        self._procs = []
+        for _ in range(n):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_ours_worker, args=(child,), daemon=True)
+            proc.start()
+            child.close()
+            self._conns.append(parent)
+            self._procs.append(proc)
+
+    def _ask(self, i: int, message: tuple):
+        self._conns[i].send(message)
+        try:
+            status, value = self._conns[i].recv()
+        except EOFError:
+            raise RuntimeError(f"the timing process {i} of ours died") from None
+        if status == "error":
+            raise RuntimeError(f"in the timing process {i} of ours:\n{value}")
+        return value
+
+    def prepare(self, X, y, info, *args, **kwargs):
+        """``prepare_ours(X, y, info, *args, **kwargs)`` in every process: returns (one, meta)
+        as it does, ``one`` timing a run in the next process in turn, and meta of the first
+        process (with every process's warm-up seconds)."""
+        key = self._prepared
+        self._prepared += 1
+        for conn in self._conns:
+            conn.send(("prepare", self._module, key, X, y, info, args, kwargs))
+        answers = [conn.recv() for conn in self._conns]  # every answer, so none is left unread
+        for i, (status, value) in enumerate(answers):
+            if status == "error":
+                raise RuntimeError(f"in the timing process {i} of ours:\n{value}")
+        metas = [value for _status, value in answers]
+        meta = dict(metas[0])
+        meta["processes"] = self.n
+        meta["warmup_seconds_by_process"] = [m.get("warmup_seconds") for m in metas]
+        turn = [key]
+
+        def one() -> dict:
+            i = turn[0] % self.n
+            turn[0] += 1
+            return dict(self._ask(i, ("run", key)), process=i)
+
+        return one, meta
+
+    def close(self) -> None:
+        for conn, proc in zip(self._conns, self._procs):
+            try:
+                conn.send(("stop",))
+            except (BrokenPipeError, OSError):
+                pass
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _ours_worker(conn) -> None:
+    """A timing process of :class:`OursProcesses`: prepares and runs what it is sent."""
+    import importlib
+    import traceback
+
+    ensure_repo_on_path()
+    ones = {}
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message[0] == "stop":
+            return
+        try:
+            if message[0] == "prepare":
+                _, module, key, X, y, info, args, kwargs = message
+                for old in [k for k in ones if k <= key - 4]:
+                    del ones[old]  # (a stream's learners are prepared together: keep the last few)
+                one, meta = importlib.import_module(module).prepare_ours(
+                    X, y, info, *args, **kwargs
+                )
+                ones[key] = one
+                conn.send(("ok", meta))
+            else:
+                conn.send(("ok", ones[message[1]]()))
+        except Exception:
+            conn.send(("error", traceback.format_exc()))
+
+
 def moa_cli_command(arff: Path, learner_cli: str, n: int, dump: Path, jar: Path) -> list[str]:
     task = (
         f"EvaluatePrequential -l ({learner_cli}) -s (ArffFileStream -f {arff} -c -1) "

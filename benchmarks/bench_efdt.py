@@ -284,7 +284,10 @@ def report(results: dict, meta: dict, args) -> tuple[str, dict]:
         C.markdown_table(headers, rows),
         "",
         H.learner_alone_text(
-            args.repeat, "ours (EFDT)", measured=any(r[4] != "—" for r in alone_rows)
+            args.repeat,
+            "ours (EFDT)",
+            measured=any(r[4] != "—" for r in alone_rows),
+            processes=getattr(args, "ours_processes", 0),
         ),
         "",
         C.markdown_table(H.LEARNER_ALONE_HEADERS, alone_rows),
@@ -337,6 +340,7 @@ def main(argv=None) -> int:
     p.add_argument("--only", default=",".join(LEARNERS))
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--moa-warmup-instances", type=int, default=1_000_000)
+    H.add_ours_processes_option(p)
     p.add_argument("--seeds", default="1,2,3", help="comma list of stream seeds")
     p.add_argument("--river-seeds", type=int, default=1, help="River on the first this many")
     p.add_argument("--no-moa-cli", action="store_true", help="skip the instance-by-instance check")
@@ -355,6 +359,7 @@ def main(argv=None) -> int:
     if args.report_only:
         return report_only(args, p)
     C.precompile()  # the kernels, compiled under the fixed hash seed before any timing
+    H.start_ours_processes(args.ours_processes)
     args.argv = " ".join(sys.argv[1:] if argv is None else argv)
     args.streams = [s for s in args.streams.split(",") if s]
     args.only = [s for s in args.only.split(",") if s]

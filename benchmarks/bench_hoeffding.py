@@ -2,8 +2,9 @@
 
 All three learn the identical arrays, test-then-train over every instance, with the same
 parameters: grace period 200, delta 1e-7, tau 0.05, information gain, adaptive naive Bayes leaves,
-Gaussian numeric observer with 10 split points, multiway nominal splits.  One process; the table
-gives prequential accuracy, instances per second and the ratios, and checks the targets:
+Gaussian numeric observer with 10 split points, multiway nominal splits.  One process, and
+ours's runs in processes of their own (below); the table gives prequential accuracy, instances
+per second and the ratios, and checks the targets:
 
 * accuracy within 0.3 percentage points of MOA on every stream, within 0.1 where the trees are
   the same size at every 10,000-row checkpoint (issue 24);
@@ -24,7 +25,12 @@ How each learner is timed (wall clock, ``time.perf_counter``, and CPU time of th
 * ours: ``evaluate.prequential(model, X, y)`` on a fresh model, after one call on the first
   2,000 rows of the same stream with another fresh model (that first call compiles, or loads
   numba's cache, and is reported on its own line); ``--repeat`` runs (default 5), their median
-  and their best.
+  and their best.  Each run in a process of its own: ``--ours-processes`` (default 5) fresh
+  processes, spawned once, each with the stream and its own warm-up, run r in process r mod N
+  (``_common.OursProcesses``).  A process of the benchmark machine sometimes runs a kernel
+  20-50% slower for its whole life; in one process that moved all of ours's runs (2026-11-28,
+  18:31 UTC), spread over five it moves one of them, not the median.  ``--ours-processes 0``
+  times ours in the benchmark's own process, as before 2026-11-28.
 * River: ``predict_one`` then ``learn_one`` in a plain Python loop over ``dict`` rows built
   beforehand (building them is not timed); ``--river-repeat`` runs (default 1, it is slow).
 * MOA: see ``_common.py``.  The stream is read into Java memory from an ARFF file and
@@ -169,9 +175,37 @@ def nominal_of(info) -> dict[int, int]:
 # --------------------------------------------------------------------------------------------
 
 
+#: the timing processes of ours (``--ours-processes``), or None: ours is timed in this process
+POOL: C.OursProcesses | None = None
+
+
+def add_ours_processes_option(p) -> None:
+    p.add_argument(
+        "--ours-processes",
+        type=int,
+        default=5,
+        help="time ours in this many fresh processes, run r in process r mod N (0: in this "
+        "process); a process's slow mode then moves one run, not the median",
+    )
+
+
+def start_ours_processes(n: int) -> None:
+    """Start the timing processes of ours (after the kernels are compiled: they load them)."""
+    global POOL
+    if n > 0:
+        import atexit
+
+        POOL = C.OursProcesses(n, "bench_hoeffding")
+        atexit.register(POOL.close)
+
+
 def prepare_ours(X, y, info, learner: str = "HoeffdingTree", extra: dict | None = None):
     """Compile (or load the cache) on the first rows; returns (one timed run, extra fields).
-    ``learner`` names the class in ``workbench.learners``, ``extra`` its own parameters."""
+    ``learner`` names the class in ``workbench.learners``, ``extra`` its own parameters.  With
+    the timing processes of ``--ours-processes`` (``POOL``), each of them does this, and a run
+    is timed in the next of them in turn."""
+    if POOL is not None:
+        return POOL.prepare(X, y, info, learner, extra)
     from workbench import evaluate, learners
 
     d, k, nominal = X.shape[1], n_classes_of(info, y), nominal_of(info)
@@ -546,9 +580,11 @@ def learner_alone_line(la: dict) -> str:
     )
 
 
-def learner_alone_text(repeat: int, ours: str = "ours", measured: bool = True) -> str:
+def learner_alone_text(
+    repeat: int, ours: str = "ours", measured: bool = True, processes: int = 0
+) -> str:
     """How the learner-alone table is measured, for both reports (``measured``: whether any
-    stream of the run has the pairs)."""
+    stream of the run has the pairs; ``processes``: ``--ours-processes``)."""
     missing = (
         ""
         if measured
@@ -561,7 +597,15 @@ def learner_alone_text(repeat: int, ours: str = "ours", measured: bool = True) -
         "both JIT-warmed, the two of a pair timed back to back (their order alternating between "
         "rounds); MOA's learner alone = MOA's run − MajorityClass's run, pair by pair, the median "
         f"over the pairs. {ours[0].upper() + ours[1:]}: the median of its {repeat} runs, taken in "
-        "turn with them. Ratios are MOA's learner alone ÷ ours, by CPU time of the timed thread "
+        "turn with them"
+        + (
+            f", run r in process r mod {processes} of {processes} fresh processes of its own (a "
+            "process of this machine sometimes runs a kernel 20-50% slower for its whole life: "
+            "so it moves one run, not the median)"
+            if processes
+            else ""
+        )
+        + ". Ratios are MOA's learner alone ÷ ours, by CPU time of the timed thread "
         "(`time.thread_time`; the target's measure: other processes hardly move it, and it leaves "
         "out the JVM's JIT and GC threads, which flatters MOA) and by wall time (beside it). "
         "Seconds are per pass over the stream." + missing
@@ -679,7 +723,11 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
         lines += [f"_Partial run: `{args.argv}`; not the reference table._", ""]
     lines += [C.markdown_table(header, rows), "", header_note, ""]
     lines += [
-        learner_alone_text(args.repeat, measured=any(r[4] != "—" for r in alone_rows)),
+        learner_alone_text(
+            args.repeat,
+            measured=any(r[4] != "—" for r in alone_rows),
+            processes=getattr(args, "ours_processes", 0),
+        ),
         "",
         C.markdown_table(LEARNER_ALONE_HEADERS, alone_rows),
         "",
@@ -948,6 +996,7 @@ def main(argv=None) -> int:
         default=1_000_000,
         help="untimed MOA passes over the stream before timing, until this many instances (JIT)",
     )
+    add_ours_processes_option(p)
     p.add_argument(
         "--river-repeat", type=int, default=1, help="timed runs of River (best is shown)"
     )
@@ -978,6 +1027,7 @@ def main(argv=None) -> int:
     if args.report_only:
         return report_only(args)
     C.precompile()  # the kernels, compiled under the fixed hash seed before any timing
+    start_ours_processes(args.ours_processes)
     args.argv = " ".join(sys.argv[1:] if argv is None else argv)
     args.streams = [s.strip() for s in args.streams.split(",") if s.strip()]
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]

@@ -63,3 +63,40 @@ def test_profile_credits_reference_counts_by_name():
     assert where(0x90010 + 0x1C) == "JIT: NRT_decref"  # its jump to the destructor
     assert where(0x90040) == "JIT, other module (tally, screen of X, ...)"
     assert where(0x7000, "/usr/lib/x86_64-linux-gnu/libm.so.6") == "libm.so.6"
+
+
+def test_ours_timed_in_processes_of_its_own_in_turn():
+    # two timing processes: the runs alternate between them, each a fresh model learning the
+    # same stream to the same accuracy as a run in this process, and a learner's failure there
+    # comes back as an error that says where it happened
+    import os
+
+    import _common as C
+    from workbench import streams
+
+    X, y, info = streams.sea(3_000, seed=1, return_info=True)
+    local_one, local_meta = H.prepare_ours(X, y, info)
+    here = local_one()
+    with C.OursProcesses(2, "bench_hoeffding") as pool:
+        one, meta = pool.prepare(X, y, info)
+        runs = [one() for _ in range(3)]
+        assert [r["process"] for r in runs] == [0, 1, 0]
+        assert {r["accuracy"] for r in runs} == {here["accuracy"]}
+        assert {r["n_leaves"] for r in runs} == {here["n_leaves"]}
+        assert meta["constructor"] == local_meta["constructor"]
+        assert meta["processes"] == 2 and len(meta["warmup_seconds_by_process"]) == 2
+        # the next learner starts one process further on
+        one_efdt, _ = pool.prepare(X, y, info, "EFDT")
+        assert one_efdt()["process"] == 1
+        try:
+            pool.prepare(X, y, info, "NoSuchLearner")
+        except RuntimeError as exc:
+            assert "timing process 0" in str(exc) and "NoSuchLearner" in str(exc)
+        else:
+            raise AssertionError("a learner that does not exist was prepared")
+        # and the processes go on answering in step after it
+        again, _ = pool.prepare(X, y, info)
+        assert again()["accuracy"] == here["accuracy"]
+        pids = [p.pid for p in pool._procs]
+        assert len(set(pids)) == 2 and os.getpid() not in pids
+    assert not any(p.is_alive() for p in pool._procs)
