@@ -477,8 +477,8 @@ class OursProcesses:
     On the benchmark machine a process sometimes runs the same kernel 20-50% slower for its whole
     life (``benchmarks/README.md``, "A slow mode of whole processes"): all the runs of one process
     share its draw, so one benchmark process in that mode made every one of our figures slow
-    (2026-11-28, 18:31 UTC: the nominal RandomTree at 11.2-11.9 ms, against 9.1-9.6 in the run
-    before and in fresh processes after it).  The median of runs made in several processes is
+    (2026-11-28, 18:31 UTC: the 2-class nominal RandomTree at 11.2-11.9 ms, against 9.1-9.6 in
+    the run before and in three of four fresh processes after it).  The median of runs made in several processes is
     not moved by one slow process.  The processes are spawned, not forked, so each loads the
     kernels from numba's cache into pages of its own; each prepares the learner as
     ``module.prepare_ours`` does in this process (a fresh model per run, its own warm-up call)

@@ -26,8 +26,8 @@ How each learner is timed (wall clock, ``time.perf_counter``, and CPU time of th
   2,000 rows of the same stream with another fresh model (that first call compiles, or loads
   numba's cache, and is reported on its own line); ``--repeat`` runs (default 5), their median
   and their best.  Each run in a process of its own: ``--ours-processes`` (default 5) fresh
-  processes, spawned once, each with the stream and its own warm-up, run r in process r mod N
-  (``_common.OursProcesses``).  A process of the benchmark machine sometimes runs a kernel
+  processes, spawned once, each with the stream and its own warm-up, each run in the next of them
+  in turn (``_common.OursProcesses``).  A process of the benchmark machine sometimes runs a kernel
   20-50% slower for its whole life; in one process that moved all of ours's runs (2026-11-28,
   18:31 UTC), spread over five it moves one of them, not the median.  ``--ours-processes 0``
   times ours in the benchmark's own process, as before 2026-11-28.
@@ -184,8 +184,8 @@ def add_ours_processes_option(p) -> None:
         "--ours-processes",
         type=int,
         default=5,
-        help="time ours in this many fresh processes, run r in process r mod N (0: in this "
-        "process); a process's slow mode then moves one run, not the median",
+        help="time ours in this many fresh processes, each run in the next of them in turn (0: "
+        "in this process); a process's slow mode then moves one run, not the median",
     )
 
 
@@ -599,7 +599,7 @@ def learner_alone_text(
         f"over the pairs. {ours[0].upper() + ours[1:]}: the median of its {repeat} runs, taken in "
         "turn with them"
         + (
-            f", run r in process r mod {processes} of {processes} fresh processes of its own (a "
+            f", each run in the next of {processes} fresh processes of its own in turn (a "
             "process of this machine sometimes runs a kernel 20-50% slower for its whole life: "
             "so it moves one run, not the median)"
             if processes
