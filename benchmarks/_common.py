@@ -25,6 +25,7 @@ import datetime as _dt
 import hashlib
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import os
 import platform
@@ -501,15 +502,23 @@ class OursProcesses:
             self._conns.append(parent)
             self._procs.append(proc)
 
-    def _ask(self, i: int, message: tuple):
-        self._conns[i].send(message)
+    def _answer(self, i: int):
+        """Process i's answer: ("ok", value), or ("error", what went wrong there)."""
         try:
-            status, value = self._conns[i].recv()
+            return self._conns[i].recv()
         except EOFError:
-            raise RuntimeError(f"the timing process {i} of ours died") from None
+            return "error", "the process died"
+
+    @staticmethod
+    def _value(i: int, answer: tuple):
+        status, value = answer
         if status == "error":
             raise RuntimeError(f"in the timing process {i} of ours:\n{value}")
         return value
+
+    def _ask(self, i: int, message: tuple):
+        self._conns[i].send(message)
+        return self._value(i, self._answer(i))
 
     def prepare(self, X, y, info, *args, **kwargs):
         """``prepare_ours(X, y, info, *args, **kwargs)`` in every process: returns (one, meta)
@@ -519,19 +528,15 @@ class OursProcesses:
         self._prepared += 1
         for conn in self._conns:
             conn.send(("prepare", self._module, key, X, y, info, args, kwargs))
-        answers = [conn.recv() for conn in self._conns]  # every answer, so none is left unread
-        for i, (status, value) in enumerate(answers):
-            if status == "error":
-                raise RuntimeError(f"in the timing process {i} of ours:\n{value}")
-        metas = [value for _status, value in answers]
+        answers = [self._answer(i) for i in range(self.n)]  # every answer, so none is left unread
+        metas = [self._value(i, answer) for i, answer in enumerate(answers)]
         meta = dict(metas[0])
         meta["processes"] = self.n
         meta["warmup_seconds_by_process"] = [m.get("warmup_seconds") for m in metas]
-        turn = [key]
+        turns = itertools.count(key)
 
         def one() -> dict:
-            i = turn[0] % self.n
-            turn[0] += 1
+            i = next(turns) % self.n
             return dict(self._ask(i, ("run", key)), process=i)
 
         return one, meta

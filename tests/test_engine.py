@@ -823,14 +823,14 @@ def _products_now(T, s, k):
 @pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_denominator_products_follow_the_counts(learner):
     # steps.observe keeps nom_q[s, k] at a leaf's slot where every feature is nominal, the
-    # product over the features of nom_w + nom_nv, which the nominal shortcut reads instead of
-    # the counts: after a stream
-    # with missing values, leaves that split (their slots handed on) and, under EFDT,
-    # re-evaluations, every leaf's slot holds the product of its counts now, multiplied in the
-    # same order (a product of 0: a feature without a count of the class).  An inner node of
-    # EFDT, whose products are not kept while it learns along the path, gets them again when
-    # it becomes a leaf with its statistics (split.kill_subtree).  Fails if a slot handed on
-    # keeps its last owner's products, or if a node made a leaf again keeps stale ones.
+    # product over the features of nom_w + nom_nv, which the nominal shortcut reads instead
+    # of the counts: after a stream with missing values, leaves that split (their slots
+    # handed on) and, under EFDT, re-evaluations, every leaf's slot holds the product of its
+    # counts now, multiplied in the same order (a product of 0: a feature without a count of
+    # the class).  An inner node of EFDT, whose products are not kept while it learns along
+    # the path, gets them again when it becomes a leaf with its statistics
+    # (split.kill_subtree).  Fails if a slot handed on keeps its last owner's products, or if
+    # a node made a leaf again keeps stale ones.
     X, y, info = streams.random_tree(
         20_000, seed=8, n_classes=3, n_nominal=7, n_numeric=0, return_info=True
     )
