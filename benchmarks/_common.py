@@ -523,7 +523,7 @@ class OursProcesses:
     def prepare(self, X, y, info, *args, **kwargs):
         """``prepare_ours(X, y, info, *args, **kwargs)`` in every process: returns (one, meta)
         as it does, ``one`` timing a run in the next process in turn, and meta of the first
-        process (with every process's warm-up seconds)."""
+        process (with every process's warm-up seconds and untimed first pass)."""
         key = self._prepared
         self._prepared += 1
         for conn in self._conns:
@@ -533,6 +533,10 @@ class OursProcesses:
         meta = dict(metas[0])
         meta["processes"] = self.n
         meta["warmup_seconds_by_process"] = [m.get("warmup_seconds") for m in metas]
+        if "first_pass_cpu_seconds" in meta:
+            meta["first_pass_cpu_seconds_by_process"] = [
+                m.get("first_pass_cpu_seconds") for m in metas
+            ]
         turns = itertools.count(key)
 
         def one() -> dict:

@@ -19,7 +19,8 @@ class differs, both trees' leaves after every 10,000 rows).  Targets (issues 13,
   the median of ours) and at least 200x River's on every stream;
 * our EFDT's CPU time at most 2.5x our Hoeffding tree's on the same stream.
 
-Timing is ``bench_hoeffding.py``'s (see its docstring): ours (EFDT and HT), MOA's EFDT and
+Timing is ``bench_hoeffding.py``'s (see its docstring; ours after a compile call and an untimed
+full pass in each timing process): ours (EFDT and HT), MOA's EFDT and
 MOA's MajorityClass are timed in turn, run for run, ``--repeat`` rounds, the order reversed every
 other round so that each MOA run has its MajorityClass run next to it; MOA reads the stream from
 an ARFF file into Java memory once and runs its own prequential loop inside Java after JIT
@@ -275,7 +276,8 @@ def report(results: dict, meta: dict, args) -> tuple[str, dict]:
         "Grace period 200, re-evaluation every 2,000, delta 1e-7, tau 0.05, information gain, "
         "adaptive naive Bayes leaves, 10 Gaussian split points. MOA's figure is its whole "
         "prequential loop inside Java (learner, evaluator, iteration over instances held in "
-        "memory), after JIT warm-up; River: one run in a Python loop over prepared dict rows. "
+        "memory), after JIT warm-up; ours after a compile call and an untimed full pass; River: "
+        "one run in a Python loop over prepared dict rows. "
         f"Rates (inst/s) and the *loop* ratios use each learner's best of {args.repeat} runs "
         "(wall clock; CPU time of the timed thread in the CPU columns): additional information. "
         "The throughput target vs MOA uses *vs MOA's learner alone (CPU, median)*, from the "

@@ -178,8 +178,11 @@ def report(args, workdir: str) -> None:
 
 
 def main(argv=None) -> int:
+    sys.path.insert(0, str(HERE))
+    import bench_hoeffding as B
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("stream", help="a stream of bench_hoeffding (sea, rt_nominal4, ...)")
+    p.add_argument("stream", choices=sorted(B.FULL_N), help="a stream of bench_hoeffding")
     p.add_argument("--learner", default="HoeffdingTree", choices=["HoeffdingTree", "EFDT"])
     p.add_argument("--leaf", default="nba", choices=["mc", "nb", "nba"])
     p.add_argument("--seed", type=int, default=1)

@@ -85,6 +85,9 @@ def test_ours_timed_in_processes_of_its_own_in_turn():
         assert {r["n_leaves"] for r in runs} == {here["n_leaves"]}
         assert meta["constructor"] == local_meta["constructor"]
         assert meta["processes"] == 2 and len(meta["warmup_seconds_by_process"]) == 2
+        # each process made one untimed full pass after its short warm-up call
+        assert local_meta["first_pass_cpu_seconds"] > 0
+        assert all(t > 0 for t in meta["first_pass_cpu_seconds_by_process"])
         # the next learner starts one process further on
         one_efdt, _ = pool.prepare(X, y, info, "EFDT")
         assert one_efdt()["process"] == 1
