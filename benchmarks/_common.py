@@ -475,15 +475,18 @@ class OursProcesses:
     """Our timed runs spread over ``n`` processes of their own, taken in turn (run r of a
     learner in process (r + k) mod n, k counting the learners prepared so far).
 
-    On the benchmark machine a process sometimes runs the same kernel 20-50% slower for its whole
-    life (``benchmarks/README.md``, "A slow mode of whole processes"): all the runs of one process
-    share its draw, so one benchmark process in that mode made every one of our figures slow
-    (2026-11-28, 18:31 UTC: the 2-class nominal RandomTree at 11.2-11.9 ms, against 9.1-9.6 in
-    the run before and in three of four fresh processes after it).  The median of runs made in several processes is
-    not moved by one slow process.  The processes are spawned, not forked, so each loads the
-    kernels from numba's cache into pages of its own; each prepares the learner as
-    ``module.prepare_ours`` does in this process (a fresh model per run, its own warm-up call)
-    and times its runs the same way.  They do nothing between the runs they are asked for."""
+    On the benchmark machine a process sometimes runs the same kernel 20-50% slower for its
+    whole life (``benchmarks/README.md``, "A slow mode of whole processes"; the speed goes with
+    where the process's copy of the machine code lands in physical memory, "the slow mode goes
+    with a copy of the code"): all the runs of one process share its draw, so one benchmark
+    process in that mode made every one of our figures slow (2026-11-28, 18:31 UTC: the 2-class
+    nominal RandomTree at 11.2-11.9 ms, against 9.1-9.6 in the run before and in three of four
+    fresh processes after it).  The median of runs made in several processes is not moved by
+    one slow process.  The processes are spawned, not forked, so each loads the kernels from
+    numba's cache into pages of its own; each prepares the learner as ``module.prepare_ours``
+    does in this process (a fresh model per run, a warm-up call and an untimed full pass of its
+    own) and times its runs the same way.  They do nothing between the runs they are asked
+    for."""
 
     def __init__(self, n: int, module: str):
         import multiprocessing as mp
