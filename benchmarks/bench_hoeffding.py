@@ -774,13 +774,10 @@ def build_report(results: dict, meta: dict, args) -> tuple[str, dict]:
             f"numba compiles or loads its cache): **{first:.2f} s** "
             f"(per stream: {', '.join(f'{w:.2f}' for w in warm)} s); not included in the figures above."
         )
-    passes = [
-        (s, results[s]["ours"]["first_pass_cpu_seconds"], results[s]["ours"]["cpu_seconds_median"])
-        for s in results
-        if _get(results, s, "ours", "first_pass_cpu_seconds") is not None
-    ]
-    if passes:
-        s0, p0, med0 = passes[0]
+    s0 = next((s for s in results if _get(results, s, "ours", "first_pass_cpu_seconds")), None)
+    if s0 is not None:
+        p0 = results[s0]["ours"]["first_pass_cpu_seconds"]
+        med0 = results[s0]["ours"]["cpu_seconds_median"]
         lines.append(
             "- Then one untimed full pass with a fresh model (in each timing process), as MOA's "
             f"runs follow untimed full passes: on the first stream ({s0}) it took {p0 * 1e3:.1f} ms "
