@@ -116,6 +116,7 @@ def measure_in_processes(name: str, n: int | None, repeat: int, processes: int) 
     from concurrent.futures import ProcessPoolExecutor
 
     share = [repeat // processes + (i < repeat % processes) for i in range(processes)]
+    share = [rounds for rounds in share if rounds]  # (more processes than rounds: one each)
     out, first = [], 0
     for rounds in share:
         with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
@@ -141,6 +142,8 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--out", type=Path, default=C.RESULTS / "frugal.md")
     args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
     C.precompile()  # the kernels, compiled under the fixed hash seed before any timing
     info_m = C.machine_info(with_java=False)
     table, verdicts, ratios, by_process = [], [], {}, {}
