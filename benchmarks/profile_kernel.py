@@ -42,8 +42,7 @@ NRT_BYTES = {"NRT_incref": 16, "NRT_decref": 32}
 
 
 def child(args) -> None:
-    sys.path.insert(0, str(HERE))
-    import bench_hoeffding as B
+    import bench_hoeffding as B  # (main put this folder on the path)
 
     from workbench import evaluate, learners
     from workbench.core import engine
