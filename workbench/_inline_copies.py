@@ -1,0 +1,110 @@
+"""Faster compiles of the steps numba inlines: one copy of a scope per copied IR, not per block.
+
+Every ``@njit(inline="always")`` call site is inlined by numba's ``InlineWorker.inline_ir``,
+which copies the callee's IR (twice) with a nested ``copy_ir``: a shallow copy of the function,
+then ``copy.deepcopy`` of each block on its own.  Each of those deep copies starts with an empty
+memo, and every variable of a block points at the function's scope, which holds every variable
+of the function: so the whole scope is copied again for every block.  An inlined callee with B
+blocks and V variables costs O(B x V) per copy, and the engine's steps nest (the loop inlines
+``leaf_predict``, which has inlined the naive-Bayes passes, ...), so their scopes are large.
+Profiled on 2026-11-28, these copies were about a fifth of the first use of a learner (a numba
+cache compiled from empty: about 5 of 38 s).
+
+:func:`install` (run by ``import workbench``) gives numba's ``Scope`` a ``__deepcopy__`` that,
+inside one run of ``copy_ir``, hands every block the same copy of a scope, as one memo for the
+whole IR would; the original IR is made that way (its blocks share one scope).  Anywhere else a
+scope is copied as ``copy.deepcopy`` always copied it.  The machine code does not change: the
+ELF objects of every kernel in numba's cache compiled with and without this are the same bytes
+(``benchmarks/README.md``, 2026-11-28; ``tests/test_inline_copies.py`` checks the copies).
+
+It installs only where numba's code has the shape described above (``Scope`` without a
+``__deepcopy__`` of its own, ``inline_ir`` with a nested ``copy_ir``); a numba that copies
+differently is left as it is.  numba compiles under one global lock, so one record of the
+current copy suffices.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+
+#: the run of ``copy_ir`` being served: [its frame, {id(original scope): (original, copy)}]
+#: (the frame and the originals are held so that their ids cannot be reused while recorded)
+_current: list = [None, {}]
+_installed = False
+
+
+def _copy_ir_frame(frame):
+    """The frame of numba's ``copy_ir`` (inside ``inline_ir``) this copy runs in, or None."""
+    while frame is not None:
+        code = frame.f_code
+        if (
+            code.co_name == "copy_ir"
+            and code.co_filename.endswith("inline_closurecall.py")
+            and frame.f_back is not None
+            and frame.f_back.f_code.co_name == "inline_ir"
+        ):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _scope_deepcopy(self, memo):
+    """``Scope.__deepcopy__``: a scope copied once per run of ``copy_ir``, generically elsewhere."""
+    frame = _copy_ir_frame(sys._getframe(1))
+    if frame is not None:
+        if _current[0] is not frame:
+            _current[0] = frame
+            _current[1] = {}
+        seen = _current[1].get(id(self))
+        if seen is not None:
+            memo[id(self)] = seen[1]
+            return seen[1]
+    new = type(self).__new__(type(self))
+    memo[id(self)] = new
+    # what copy.deepcopy does for an object with a __dict__ and no copy hooks of its own
+    new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+    if frame is not None:
+        _current[1][id(self)] = (self, new)
+    return new
+
+
+def applicable() -> bool:
+    """Whether this numba copies inlined IR the way described above."""
+    from numba.core import inline_closurecall, ir
+
+    if vars(ir.Scope).get("__deepcopy__", _scope_deepcopy) is not _scope_deepcopy:
+        return False  # numba copies scopes its own way
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    inline_ir = getattr(worker, "inline_ir", None)
+    code = getattr(inline_ir, "__code__", None)
+    if code is None:
+        return False
+    nested = [c for c in code.co_consts if hasattr(c, "co_name")]
+    return any(c.co_name == "copy_ir" for c in nested)
+
+
+def install() -> bool:
+    """Give numba's ``Scope`` the copy above, where :func:`applicable`; True when in place."""
+    global _installed
+    if _installed:
+        return True
+    if not applicable():
+        return False
+    from numba.core import ir
+
+    ir.Scope.__deepcopy__ = _scope_deepcopy
+    _installed = True
+    return True
+
+
+def uninstall() -> None:
+    """Take the copy out again (tests compare compiles with and without it)."""
+    global _installed
+    from numba.core import ir
+
+    if vars(ir.Scope).get("__deepcopy__") is _scope_deepcopy:
+        del ir.Scope.__deepcopy__
+    _current[0] = None
+    _current[1] = {}
+    _installed = False
