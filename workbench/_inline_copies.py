@@ -7,8 +7,9 @@ memo, and every variable of a block points at the function's scope, which holds 
 of the function: so the whole scope is copied again for every block.  An inlined callee with B
 blocks and V variables costs O(B x V) per copy, and the engine's steps nest (the loop inlines
 ``leaf_predict``, which has inlined the naive-Bayes passes, ...), so their scopes are large.
-Profiled on 2026-11-28, these copies were about a fifth of the first use of a learner (a numba
-cache compiled from empty: about 5 of 38 s).
+Measured on 2026-11-28 (``benchmarks/README.md``): without this, a first use of a learner (an
+empty numba cache) took 1.09 times the CPU time and a cold ``python -m workbench.precompile``
+1.23 times.
 
 :func:`install` (run by ``import workbench``) gives numba's ``Scope`` a ``__deepcopy__`` that,
 inside one run of ``copy_ir``, hands every block the same copy of a scope, as one memo for the
