@@ -104,8 +104,8 @@ def _code_sections(cres) -> dict:
 @pytest.fixture
 def spy(monkeypatch):
     """Record, for every scope copied inside a run of numba's ``copy_ir``, which copy it got."""
-    seen = defaultdict(set)  # (id of the copy_ir frame, id of the original) -> ids of its copies
-    alive = []  # the frames and copies, held so that their ids are not reused during the test
+    seen = defaultdict(set)  # (id of copy_ir's new IR, id of the original) -> ids of its copies
+    alive = []  # the new IRs and copies, held so that their ids are not reused during the test
     real = ir.Scope.__deepcopy__
 
     def recording(self, memo):
@@ -113,10 +113,10 @@ def spy(monkeypatch):
         assert new is not self
         import sys
 
-        frame = ic._copy_ir_frame(sys._getframe(1))
-        if frame is not None:
-            alive.extend((frame, new))
-            seen[(id(frame), id(self))].add(id(new))
+        target = ic._copy_ir_target(sys._getframe(1))
+        if target is not None:
+            alive.extend((target, new))
+            seen[(id(target), id(self))].add(id(new))
         return new
 
     monkeypatch.setattr(ir.Scope, "__deepcopy__", recording)
@@ -144,7 +144,7 @@ def test_one_copy_of_a_scope_per_copied_ir(spy):
     # and each copy of an IR got a copy of its own: the overload's kept IR is copied at each of
     # its two call sites, and the inliner renames the variables of the copy it inlines
     by_original = defaultdict(list)
-    for (_frame, original), copies in spy.items():
+    for (_run, original), copies in spy.items():
         by_original[original].extend(copies)
     assert any(len(c) > 1 for c in by_original.values())
     assert all(len(c) == len(set(c)) for c in by_original.values())

@@ -29,14 +29,16 @@ from __future__ import annotations
 import copy
 import sys
 
-#: the run of ``copy_ir`` being served: [its frame, {id(original scope): (original, copy)}]
-#: (the frame and the originals are held so that their ids cannot be reused while recorded)
+#: the run of ``copy_ir`` being served: [the IR it builds, {id(original scope): (original, copy)}]
+#: (the IR and the originals are held so that their ids cannot be reused while recorded; not the
+#: frame, which would hold the whole compile's frames and their locals until the next inlining)
 _current: list = [None, {}]
 _installed = False
 
 
-def _copy_ir_frame(frame):
-    """The frame of numba's ``copy_ir`` (inside ``inline_ir``) this copy runs in, or None."""
+def _copy_ir_target(frame):
+    """The IR that numba's ``copy_ir`` (inside ``inline_ir``) is building in a frame above this
+    one, or None where no copy_ir runs: each run builds its own, so it names the run."""
     while frame is not None:
         code = frame.f_code
         if (
@@ -45,17 +47,17 @@ def _copy_ir_frame(frame):
             and frame.f_back is not None
             and frame.f_back.f_code.co_name == "inline_ir"
         ):
-            return frame
+            return frame.f_locals.get("kernel_copy")
         frame = frame.f_back
     return None
 
 
 def _scope_deepcopy(self, memo):
     """``Scope.__deepcopy__``: a scope copied once per run of ``copy_ir``, generically elsewhere."""
-    frame = _copy_ir_frame(sys._getframe(1))
-    if frame is not None:
-        if _current[0] is not frame:
-            _current[0] = frame
+    target = _copy_ir_target(sys._getframe(1))
+    if target is not None:
+        if _current[0] is not target:
+            _current[0] = target
             _current[1] = {}
         seen = _current[1].get(id(self))
         if seen is not None:
@@ -65,7 +67,7 @@ def _scope_deepcopy(self, memo):
     memo[id(self)] = new
     # what copy.deepcopy does for an object with a __dict__ and no copy hooks of its own
     new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-    if frame is not None:
+    if target is not None:
         _current[1][id(self)] = (self, new)
     return new
 
@@ -81,8 +83,8 @@ def applicable() -> bool:
     code = getattr(inline_ir, "__code__", None)
     if code is None:
         return False
-    nested = [c for c in code.co_consts if hasattr(c, "co_name")]
-    return any(c.co_name == "copy_ir" for c in nested)
+    nested = [c for c in code.co_consts if getattr(c, "co_name", None) == "copy_ir"]
+    return len(nested) == 1 and "kernel_copy" in nested[0].co_varnames
 
 
 def install() -> bool:
