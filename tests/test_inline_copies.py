@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import struct
+import sys
 from collections import defaultdict
 
 import numpy as np
@@ -111,8 +112,6 @@ def spy(monkeypatch):
     def recording(self, memo):
         new = real(self, memo)
         assert new is not self
-        import sys
-
         target = ic._copy_ir_target(sys._getframe(1))
         if target is not None:
             alive.extend((target, new))

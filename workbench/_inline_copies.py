@@ -8,20 +8,22 @@ of the function: so the whole scope is copied again for every block.  An inlined
 blocks and V variables costs O(B x V) per copy, and the engine's steps nest (the loop inlines
 ``leaf_predict``, which has inlined the naive-Bayes passes, ...), so their scopes are large.
 Measured on 2026-11-28 (``benchmarks/README.md``): without this, a first use of a learner (an
-empty numba cache) took 1.09 times the CPU time and a cold ``python -m workbench.precompile``
+empty numba cache) took 1.09-1.12 times the CPU time and a cold ``python -m workbench.precompile``
 1.23 times.
 
 :func:`install` (run by ``import workbench``) gives numba's ``Scope`` a ``__deepcopy__`` that,
 inside one run of ``copy_ir``, hands every block the same copy of a scope, as one memo for the
 whole IR would; the original IR is made that way (its blocks share one scope).  Anywhere else a
 scope is copied as ``copy.deepcopy`` always copied it.  The machine code does not change: the
-ELF objects of every kernel in numba's cache compiled with and without this are the same bytes
-(``benchmarks/README.md``, 2026-11-28; ``tests/test_inline_copies.py`` checks the copies).
+code sections of the objects numba caches, compiled with and without this, are the same bytes
+for 226 of the 228 functions of a cold precompile, and the other two differ as much between two
+builds without it (``benchmarks/README.md``, 2026-11-28; ``tests/test_inline_copies.py`` checks
+the copies and a nested inlined function's code).
 
 It installs only where numba's code has the shape described above (``Scope`` without a
-``__deepcopy__`` of its own, ``inline_ir`` with a nested ``copy_ir``); a numba that copies
-differently is left as it is.  numba compiles under one global lock, so one record of the
-current copy suffices.
+``__deepcopy__`` of its own, ``inline_ir`` with one nested ``copy_ir`` that builds its copy in
+``kernel_copy``); a numba that copies differently is left as it is.  numba compiles under one
+global lock, so one record of the current copy suffices.
 """
 
 from __future__ import annotations
