@@ -35,7 +35,6 @@ import sys
 #: (the IR and the originals are held so that their ids cannot be reused while recorded; not the
 #: frame, which would hold the whole compile's frames and their locals until the next inlining)
 _current: list = [None, {}]
-_installed = False
 
 
 def _copy_ir_target(frame):
@@ -75,7 +74,8 @@ def _scope_deepcopy(self, memo):
 
 
 def applicable() -> bool:
-    """Whether this numba copies inlined IR the way described above."""
+    """Whether this numba copies inlined IR the way described above (True also once the copy
+    is in place)."""
     from numba.core import inline_closurecall, ir
 
     if vars(ir.Scope).get("__deepcopy__", _scope_deepcopy) is not _scope_deepcopy:
@@ -91,25 +91,19 @@ def applicable() -> bool:
 
 def install() -> bool:
     """Give numba's ``Scope`` the copy above, where :func:`applicable`; True when in place."""
-    global _installed
-    if _installed:
-        return True
     if not applicable():
         return False
     from numba.core import ir
 
     ir.Scope.__deepcopy__ = _scope_deepcopy
-    _installed = True
     return True
 
 
 def uninstall() -> None:
     """Take the copy out again (tests compare compiles with and without it)."""
-    global _installed
     from numba.core import ir
 
     if vars(ir.Scope).get("__deepcopy__") is _scope_deepcopy:
         del ir.Scope.__deepcopy__
     _current[0] = None
     _current[1] = {}
-    _installed = False
