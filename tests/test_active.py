@@ -8,7 +8,7 @@ from scipy import stats
 
 from workbench import active, bounds, drift, evaluate, streams
 from workbench._rng import seed_state
-from workbench.active.strategies import (
+from workbench.active.rules import (
     CONFTREE,
     RANDOM,
     SELECTIVE_SAMPLING,

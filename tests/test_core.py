@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from workbench.core import criteria, observers
+from workbench.core.observe import welford_update
 from workbench.core.params import CRIT_GINI, CRIT_INFO_GAIN
 from workbench.learners import HoeffdingTree
 
@@ -100,12 +101,20 @@ def _one_slot(d=1, k=2):
     )
 
 
-def test_gaussian_update_matches_numpy():
+def _add_value(g_w, g_mean, g_m2, g_min, g_max, k, v):
+    """One value of class k into slot 0, feature 0: the kernels' own Welford update
+    (``observe.welford_update``, called from Python) and the observed range."""
+    welford_update(g_w, g_mean, g_m2, 0, 0, k, v)
+    g_min[0, 0, k] = min(g_min[0, 0, k], v)
+    g_max[0, 0, k] = max(g_max[0, 0, k], v)
+
+
+def test_welford_update_matches_numpy():
     rng = np.random.default_rng(3)
     vals = rng.normal(4.0, 2.5, 1000)
     g_w, g_mean, g_m2, g_min, g_max = _one_slot()
     for v in vals:
-        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 1, v, 1.0)
+        _add_value(g_w, g_mean, g_m2, g_min, g_max, 1, v)
     assert g_w[0, 0, 1] == 1000
     assert g_mean[0, 0, 1] == pytest.approx(vals.mean(), rel=1e-12)
     assert g_m2[0, 0, 1] / 999 == pytest.approx(vals.var(ddof=1), rel=1e-10)
@@ -119,9 +128,9 @@ def test_gaussian_split_dists_match_scipy():
     a = rng.normal(0.0, 1.0, 400)
     b = rng.normal(2.0, 0.5, 300)
     for v in a:
-        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 0, v, 1.0)
+        _add_value(g_w, g_mean, g_m2, g_min, g_max, 0, v)
     for v in b:
-        observers.gaussian_update(g_w, g_mean, g_m2, g_min, g_max, 0, 0, 1, v, 1.0)
+        _add_value(g_w, g_mean, g_m2, g_min, g_max, 1, v)
     post = np.zeros((2, 2))
     for cut in (0.3, 1.1, 1.9):
         observers.gaussian_binary_dists(g_w, g_mean, g_m2, g_min, g_max, 0, 0, cut, post)
@@ -161,7 +170,7 @@ def _single_leaf(X, y, **kw):
 
 
 def test_leaf_statistics_match_the_reference_update():
-    """The update written out in the kernel equals observers.gaussian_update and numpy."""
+    """The statistics a leaf learned in the kernel equal numpy's."""
     rng = np.random.default_rng(5)
     X = rng.normal(size=(600, 3))
     X[rng.random(X.shape) < 0.1] = np.nan

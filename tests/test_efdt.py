@@ -9,7 +9,7 @@ import pytest
 
 from _moa import moa_jar
 from workbench import evaluate, learners, streams
-from workbench.core import split as sp
+from workbench.core import search
 from workbench.core import state as st
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,9 +95,9 @@ def test_reevaluation_explanation_agrees_with_the_kernel():
 
 
 def test_last_best_breaks_ties_towards_the_later_feature():
-    assert sp.last_best(np.array([0.1, 0.3, 0.3, -np.inf])) == 2
-    assert sp.last_best(np.array([-np.inf, -np.inf])) == 1
-    assert sp.last_best(np.empty(0)) == -1
+    assert search.last_best(np.array([0.1, 0.3, 0.3, -np.inf])) == 2
+    assert search.last_best(np.array([-np.inf, -np.inf])) == 1
+    assert search.last_best(np.empty(0)) == -1
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,20 @@ from numba import njit
 from scipy import stats
 
 from workbench import evaluate, streams
-from workbench.core import engine, routing, rules, split as sp, state as st, steps
+from workbench.core import decide as dc
+from workbench.core import engine, routing, rules, state as st
+from workbench.core import leaf_predict as lp
+from workbench.core import naive_bayes as nbs
+from workbench.core import reevaluate as rv
+from workbench.core import search
+from workbench.core.state import slot_arrays
 from workbench._numbers import compared
 from workbench.core.criteria import merit as criterion_merit
 from workbench.core.params import (
     CRIT_INFO_GAIN,
+    Config,
+    P_MARGIN_FACTOR,
+    P_TAU,
     LEAF_NB,
     RULE_BEST_VS_CURRENT,
     RULE_CREDIBLE,
@@ -176,7 +185,7 @@ def _outcome(model, X, y):
     T = model.tree
     d = model.n_features_in_
     post = np.empty((max(T.children.shape[1], 2), model.n_classes_))
-    return sp.explain_split(T, model._config, model.root, np.empty(d), np.empty(d), post)[0]
+    return dc.explain_split(T, model._config, model.root, np.empty(d), np.empty(d), post)[0]
 
 
 def test_every_split_outcome_is_reached_and_explained():
@@ -184,24 +193,24 @@ def test_every_split_outcome_is_reached_and_explained():
     x = rng.uniform(size=(400, 2))
     never = dict(grace_period=10**9)
     cases = {
-        sp.NO_SPLIT_PURE: (HoeffdingTree(2, 2, **never), x, np.zeros(400, np.int64)),
-        sp.NO_SPLIT_NO_CANDIDATE: (
+        dc.NO_SPLIT_PURE: (HoeffdingTree(2, 2, **never), x, np.zeros(400, np.int64)),
+        dc.NO_SPLIT_NO_CANDIDATE: (
             HoeffdingTree(2, 2, **never),
             np.ones((400, 2)),
             rng.integers(0, 2, 400),
         ),
-        sp.NO_SPLIT_DEPTH: (
+        dc.NO_SPLIT_DEPTH: (
             HoeffdingTree(2, 2, max_depth=0, **never),
             x,
             (x[:, 0] > 0.5).astype(np.int64),
         ),
-        sp.SPLIT_MARGIN: (HoeffdingTree(2, 2, **never), x, (x[:, 0] > 0.5).astype(np.int64)),
-        sp.SPLIT_TIE: (
+        dc.SPLIT_MARGIN: (HoeffdingTree(2, 2, **never), x, (x[:, 0] > 0.5).astype(np.int64)),
+        dc.SPLIT_TIE: (
             HoeffdingTree(2, 2, tau=1.0, **never),
             np.column_stack([x[:, 0]] * 2),
             (x[:, 0] > 0.5).astype(np.int64),
         ),
-        sp.NO_SPLIT_BOUND: (
+        dc.NO_SPLIT_BOUND: (
             HoeffdingTree(2, 2, tau=0.0, **never),
             np.column_stack([x[:, 0]] * 2),
             (x[:, 0] > 0.5).astype(np.int64),
@@ -212,10 +221,10 @@ def test_every_split_outcome_is_reached_and_explained():
         assert _outcome(model, X, y) == code
         reasons[code] = model.explain_one(X[0]).reason
     assert len(set(reasons.values())) == len(cases)
-    assert "same class" in reasons[sp.NO_SPLIT_PURE]
-    assert "maximum depth" in reasons[sp.NO_SPLIT_DEPTH]
-    assert "below the tie threshold" in reasons[sp.SPLIT_TIE]
-    assert "same gain" in reasons[sp.NO_SPLIT_BOUND]
+    assert "same class" in reasons[dc.NO_SPLIT_PURE]
+    assert "maximum depth" in reasons[dc.NO_SPLIT_DEPTH]
+    assert "below the tie threshold" in reasons[dc.SPLIT_TIE]
+    assert "same gain" in reasons[dc.NO_SPLIT_BOUND]
 
 
 # ----------------------------------------------------------------------------- cut points
@@ -310,7 +319,7 @@ def test_reevaluation_decision_against_an_independent_merit():
     assert T.kind[root] == st.NUMERIC and T.feature[root] == 0
     d = 3
     merits, cuts, post = np.empty(d), np.empty(d), np.empty((2, 2))
-    outcome, best, eps, q, thr, _g_best, _g_cur = sp.explain_reevaluation(
+    outcome, best, eps, q, thr, _g_best, _g_cur = rv.explain_reevaluation(
         T, C, root, merits, cuts, post
     )
     s, cut = T.stats_slot[root], T.threshold[root]
@@ -330,7 +339,7 @@ def test_reevaluation_decision_against_an_independent_merit():
     g_best = max(merits.max(), 0.0)
     assert q == pytest.approx(g_best - g_current, rel=1e-9)
     assert thr == pytest.approx(eps)
-    assert (outcome == sp.REEVAL_REPLACE) == (best not in (-1, 0) and (q > thr or eps < 0.05))
+    assert (outcome == rv.REEVAL_REPLACE) == (best not in (-1, 0) and (q > thr or eps < 0.05))
 
 
 @pytest.mark.parametrize("stream, n_classes", [("sea", 2), ("waveform", 3)])
@@ -356,7 +365,7 @@ def test_numeric_split_search_against_an_independent_merit(stream, n_classes):
     checked = 0
     for leaf in leaves:
         merits, cuts, post = np.empty(d), np.empty(d), np.empty((2, n_classes))
-        sp.explain_split(T, C, leaf, merits, cuts, post)
+        dc.explain_split(T, C, leaf, merits, cuts, post)
         s, pre = T.stats_slot[leaf], T.class_counts[leaf]
         for j in range(d):
             w, mean, m2 = T.g_w[s, j], T.g_mean[s, j], T.g_m2[s, j]
@@ -422,21 +431,11 @@ def test_fast_normal_cdf_and_log2_within_what_the_screen_allows():
 @njit
 def _screen(T, C, node, params, eps, merits, cuts, post):
     return (
-        sp.screen_applies(params, eps)
-        and sp.feature_candidates(
-            params,
-            C.cuts,
-            C.nom_index,
-            C.nom_card,
+        search.screen_applies(params, eps)
+        and search.feature_candidates(
+            Config(params, C.nom_index, C.nom_card, C.cuts),
             T.class_counts,
-            T.g_w,
-            T.g_mean,
-            T.g_m2,
-            T.g_min,
-            T.g_max,
-            T.nom,
-            T.nom_w,
-            T.nom_nv,
+            slot_arrays(T),
             T.stats_slot[node],
             node,
             merits,
@@ -444,7 +443,7 @@ def _screen(T, C, node, params, eps, merits, cuts, post):
             post,
             True,
         )
-        and sp.screen_keeps(params, C.nom_index, merits, cuts, eps)
+        and search.screen_keeps(params, C.nom_index, merits, cuts, eps)
     )
 
 
@@ -468,8 +467,8 @@ def test_split_screen_keeps_a_leaf_only_where_the_exact_rule_keeps_it(case):
     ).partial_fit(X, y)
     T, C = model.tree, model._config
     params = C.params.copy()
-    params[sp.P_TAU] = 0.0
-    factor = 1.0 if case == "best_vs_null" else params[sp.P_MARGIN_FACTOR]
+    params[P_TAU] = 0.0
+    factor = 1.0 if case == "best_vs_null" else params[P_MARGIN_FACTOR]
     d = X.shape[1]
     kept = 0
     leaves = [
@@ -481,7 +480,7 @@ def test_split_screen_keeps_a_leaf_only_where_the_exact_rule_keeps_it(case):
             np.empty(d),
             np.empty((max(T.children.shape[1], 2), n_classes)),
         )
-        outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
+        outcome, b1, b2, eps, q, thr = dc.explain_split(T, C, leaf, merits, cuts, post)
         if not np.isfinite(q) or b1 < 0:
             continue
         below = (q - 1e-12 * (1 + abs(q))) / factor  # exact: q > threshold, a split
@@ -610,7 +609,7 @@ def test_laplace_leaf_probabilities():
     assert np.array_equal(model.predict(X), mc.predict(X))
 
 
-# ---- naive Bayes over nominal features from products of counts (steps.nb_nominal_argmax) ----
+# ---- naive Bayes over nominal features from products of counts (nbs.nb_nominal_argmax) ----
 
 
 @njit(cache=False)
@@ -621,13 +620,13 @@ def _nb_fast_and_exact(T, C, X, X_fast, leaves, fast_ok, fast_cls, exact_cls, ex
     K = T.class_counts.shape[1]
     out = np.empty(K)
     buf = np.empty(K)
-    acc = np.empty((steps.N_ACC, K))
+    acc = np.empty((nbs.N_ACC, K))
     for i in range(X.shape[0]):
         leaf = leaves[i]
         total = 0.0
         for k in range(K):
             total += T.class_counts[leaf, k]
-        ok, c = steps.nb_nominal_argmax(
+        ok, c = nbs.nb_nominal_argmax(
             T.class_counts,
             T.nom,
             T.nom_w,
@@ -644,7 +643,7 @@ def _nb_fast_and_exact(T, C, X, X_fast, leaves, fast_ok, fast_cls, exact_cls, ex
         )
         fast_ok[i] = ok
         fast_cls[i] = c
-        r = steps.leaf_predict(
+        r = lp.leaf_predict(
             T.class_counts,
             T.stats_slot,
             T.mc_correct,
@@ -794,7 +793,7 @@ def test_nominal_naive_bayes_shortcut_leaves_predictions_unchanged(monkeypatch):
 
 @pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_nominal_shortcut_with_missing_values_leaves_predictions_unchanged(monkeypatch, learner):
-    # the nominal shortcut (steps.nb_nominal_argmax) on rows with missing values (a missing
+    # the nominal shortcut (nbs.nb_nominal_argmax) on rows with missing values (a missing
     # feature is left out of every class's product), under leaves that split and slots handed
     # on, and under EFDT's re-evaluations (which learn along the path and replace subtrees):
     # the predictions of the exact path
@@ -822,14 +821,14 @@ def _products_now(T, s, k):
 
 @pytest.mark.parametrize("learner", [HoeffdingTree, EFDT])
 def test_denominator_products_follow_the_counts(learner):
-    # steps.observe keeps nom_q[s, k] at a leaf's slot where every feature is nominal, the
+    # obs_step.observe keeps nom_q[s, k] at a leaf's slot where every feature is nominal, the
     # product over the features of nom_w + nom_nv, which the nominal shortcut reads instead
     # of the counts: after a stream with missing values, leaves that split (their slots
     # handed on) and, under EFDT, re-evaluations, every leaf's slot holds the product of its
     # counts now, multiplied in the same order (a product of 0: a feature without a count of
     # the class).  An inner node of EFDT, whose products are not kept while it learns along
     # the path, gets them again when it becomes a leaf with its statistics
-    # (split.kill_subtree).  Fails if a slot handed on keeps its last owner's products, or if
+    # (edits.kill_subtree).  Fails if a slot handed on keeps its last owner's products, or if
     # a node made a leaf again keeps stale ones.
     X, y, info = streams.random_tree(
         20_000, seed=8, n_classes=3, n_nominal=7, n_numeric=0, return_info=True
@@ -877,13 +876,13 @@ def test_ln_below_is_a_lower_bound_within_its_gap():
             [1.0, 2.0, 0.5, np.nextafter(2.0, 1.0), 1e-300, 1e300],
         ]
     )
-    lo = np.array([steps.ln_below(v) for v in a])
+    lo = np.array([nbs.ln_below(v) for v in a])
     gap = np.log(a) - lo
-    assert gap.min() >= -1e-12 and gap.max() <= steps.LN_BELOW_GAP + 1e-12
-    assert gap.max() > steps.LN_BELOW_GAP - 1e-6
-    assert abs(steps.LN_BELOW_GAP - (0.3665129206 - 0.3068528194)) < 1e-9  # by hand
-    assert steps.ln_below(0.0) == -np.inf and steps.ln_below(5e-324) == -np.inf
-    assert steps.ln_below(np.inf) == np.inf and steps.ln_below(np.nan) == np.inf
+    assert gap.min() >= -1e-12 and gap.max() <= nbs.LN_BELOW_GAP + 1e-12
+    assert gap.max() > nbs.LN_BELOW_GAP - 1e-6
+    assert abs(nbs.LN_BELOW_GAP - (0.3665129206 - 0.3068528194)) < 1e-9  # by hand
+    assert nbs.ln_below(0.0) == -np.inf and nbs.ln_below(5e-324) == -np.inf
+    assert nbs.ln_below(np.inf) == np.inf and nbs.ln_below(np.nan) == np.inf
 
 
 def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
@@ -896,10 +895,10 @@ def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
         a = np.exp(rng.uniform(-100.0, 100.0, K))
         rest = rng.normal(0.0, rng.choice([0.05, 1.0, 30.0]), K)
         exact = 0.5 * np.log(a) + rest
-        low = np.array([0.5 * steps.ln_below(v) for v in a]) + rest
+        low = np.array([0.5 * nbs.ln_below(v) for v in a]) + rest
         order = np.argsort(-low, kind="stable")
         top, runner_up = low[order[0]], low[order[1]]
-        if steps.nb_bounds_decide(top, runner_up, min(low.min(), 0.0), False):
+        if nbs.nb_bounds_decide(top, runner_up, min(low.min(), 0.0), False):
             n_decided += 1
             e = np.sort(exact)[::-1]
             assert np.argmax(exact) == order[0]
@@ -907,18 +906,18 @@ def test_nb_bounded_pass_decides_only_where_the_exact_scores_agree():
     assert 0.5 < n_decided / 20_000 < 1.0
     # the rule can fail: a gap of less than half LN_BELOW_GAP is not trusted, nor an edge, nor
     # a score near the bottom of the double range
-    half = 0.5 * steps.LN_BELOW_GAP
-    assert not steps.nb_bounds_decide(0.0, -half, -1.0, False)
-    assert steps.nb_bounds_decide(0.0, -half - 1e-5, -1.0, False)
-    assert not steps.nb_bounds_decide(0.0, -5.0, -1.0, True)
-    assert not steps.nb_bounds_decide(0.0, -5.0, -699.5, False)
+    half = 0.5 * nbs.LN_BELOW_GAP
+    assert not nbs.nb_bounds_decide(0.0, -half, -1.0, False)
+    assert nbs.nb_bounds_decide(0.0, -half - 1e-5, -1.0, False)
+    assert not nbs.nb_bounds_decide(0.0, -5.0, -1.0, True)
+    assert not nbs.nb_bounds_decide(0.0, -5.0, -699.5, False)
 
 
 @njit(cache=False)
 def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal, X):
     """Every row's bounded pass at leaf 0 (slot 0) for two classes, class by class
-    (steps.nb_class_score with ``exact`` False) and in one pass over the features
-    (steps.nb_pair_bounds): [n, 6] each, (top, runner-up, lowest, edge, class, wide)."""
+    (nbs.nb_class_score with ``exact`` False) and in one pass over the features
+    (nbs.nb_pair_bounds): [n, 6] each, (top, runner-up, lowest, edge, class, wide)."""
     n = X.shape[0]
     a = np.empty((n, 6))
     b = np.empty((n, 6))
@@ -932,7 +931,7 @@ def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal
         wide = False
         best = 0
         for k in range(2):
-            logv, alive, edge_k, wide_k = steps.nb_class_score(
+            logv, alive, edge_k, wide_k = nbs.nb_class_score(
                 cc,
                 g_w,
                 g_mean,
@@ -966,7 +965,7 @@ def _bounded_both_ways(cc, g_w, g_mean, g_m2, nom_w, nom_index, acc, has_nominal
             best,
             wide,
         )
-        top, runner_up, lowest, edge, best, wide = steps.nb_pair_bounds(
+        top, runner_up, lowest, edge, best, wide = nbs.nb_pair_bounds(
             cc, g_w, g_mean, g_m2, nom_index, acc, has_nominal, 0, 0, X, i, inv_total
         )
         b[i, 0], b[i, 1], b[i, 2], b[i, 3], b[i, 4], b[i, 5] = (
@@ -1006,10 +1005,10 @@ def test_nb_pair_bounds_equal_the_class_by_class_pass(seed):
         )
         g_m2 = np.where(rng.random((1, d, 2)) < 0.03, 0.0, scale * (g_w + 1.0))
         nom_w = rng.choice([0.0, 7.0], (1, max(1, int(nominal.sum())), 2), p=[0.15, 0.85])
-        acc = np.zeros((steps.N_ACC, 2))
-        acc[steps.ACC_PN] = rng.uniform(1e-40, 1.0, 2)
-        acc[steps.ACC_LPN] = rng.choice([0.0, -120.0], 2)
-        acc[steps.ACC_DEAD] = (nom_w[0].min(axis=0) <= 0.0).astype(float)
+        acc = np.zeros((nbs.N_ACC, 2))
+        acc[nbs.ACC_PN] = rng.uniform(1e-40, 1.0, 2)
+        acc[nbs.ACC_LPN] = rng.choice([0.0, -120.0], 2)
+        acc[nbs.ACC_DEAD] = (nom_w[0].min(axis=0) <= 0.0).astype(float)
         X = g_mean[0, :, 0] + rng.normal(0.0, 1.0, (n_rows, d)) * rng.choice(
             [0.0, 1.0, 5.0, 1e3], (n_rows, d), p=[0.05, 0.7, 0.22, 0.03]
         )
@@ -1279,10 +1278,10 @@ def test_block_router_leaves_test_then_train_unchanged(learner):
 @pytest.mark.parametrize("stream", ["sea", "nominal"])
 def test_a_tree_that_stops_to_grow_learns_as_one_with_room(monkeypatch, stream):
     """Where a new tree's room runs out the kernel stops, the arrays double and the kernel
-    starts again from that row (learners.base.NODE_CAPACITY, SLOT_CAPACITY): a tree that starts
+    starts again from that row (learners._driver.NODE_CAPACITY, SLOT_CAPACITY): a tree that starts
     with room for 4 nodes and 1 statistics slot, and stops at each doubling, makes the same
     predictions and grows the same tree as one that starts with room for all of it."""
-    from workbench.learners import base
+    from workbench.learners import _driver as driver
 
     if stream == "sea":
         X, y = streams.sea(30_000, seed=5)
@@ -1297,8 +1296,8 @@ def test_a_tree_that_stops_to_grow_learns_as_one_with_room(monkeypatch, stream):
     monkeypatch.setattr(st, "grow", lambda *a: stops.append(1) or grow(*a))
     runs = []
     for nodes, slots in [(4, 1), (4096, 4096)]:
-        monkeypatch.setattr(base, "NODE_CAPACITY", nodes)
-        monkeypatch.setattr(base, "SLOT_CAPACITY", slots)
+        monkeypatch.setattr(driver, "NODE_CAPACITY", nodes)
+        monkeypatch.setattr(driver, "SLOT_CAPACITY", slots)
         stops.clear()
         model = HoeffdingTree(**kw)
         res = evaluate.prequential(model, X, y)

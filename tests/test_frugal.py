@@ -11,7 +11,7 @@ from numba import njit
 
 from workbench import active, evaluate, streams
 from workbench._rng import seed_state
-from workbench.active.strategies import FRUGAL, decide, decide_rows, top_two_margin
+from workbench.active.rules import FRUGAL, decide, decide_rows, top_two_margin
 from workbench.learners import FrugalHoeffdingTree, HoeffdingTree
 
 
@@ -49,9 +49,9 @@ def _probability_rule(counts, laplace, alpha):
 @pytest.mark.parametrize("laplace", [True, False])
 def test_count_decision_is_the_probability_rule_bit_for_bit(laplace):
     """The kernel's Frugal step decides from the counts without a division where the answer is
-    clear (steps.count_margin_below); it must answer as the probabilities do, including the
+    clear (active_steps.count_margin_below); it must answer as the probabilities do, including the
     rows where the margin is alpha up to rounding (first - second = alpha * m exactly)."""
-    from workbench.core.steps import count_margin_below, frugal_limits
+    from workbench.core.active_steps import count_margin_below, frugal_limits
 
     rng = np.random.default_rng(11)
     cases = []

@@ -2,7 +2,7 @@
 
 The end-to-end tests work on a copy of the package in a temporary folder, run each step in a new
 Python process that imports that copy (no dev.py anywhere), and edit the copy's sources between
-the processes, as a researcher edits ``core/steps.py`` between two notebook sessions.
+the processes, as a researcher edits ``core/observe.py`` between two notebook sessions.
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ print("PRED", model.predict(X[:40]).tolist())
 
 
 def test_an_edited_step_is_compiled_not_loaded_from_the_old_cache(tmp_path):
-    """The issue's test: run a learner from a copy of the package, then edit ``core/steps.py``
+    """The issue's test: run a learner from a copy of the package, then edit ``core/observe.py``
     so that the learning kernel can no longer compile; the next process, with no dev.py, must
     fail to compile it (the old kernel would have run).  Undoing the edit brings the cached
     kernel back without compiling."""
@@ -221,7 +221,7 @@ def test_an_edited_step_is_compiled_not_loaded_from_the_old_cache(tmp_path):
     pkg = _copy_package(tmp_path, with_cache=True)
     first = _child(tmp_path, LEARN, env)
     assert first.returncode == 0, first.stderr[-3000:]
-    steps = pkg / "core" / "steps.py"
+    steps = pkg / "core" / "observe.py"
     original = steps.read_text()
     _edit(
         steps,
@@ -251,7 +251,7 @@ print("STATS " + json.dumps([sum(f.stats.cache_hits.values()), sum(f.stats.cache
 @pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "read-only package"])
 def test_the_check_holds_wherever_numba_keeps_the_cache(where, tmp_path, monkeypatch):
     """A kernel (in bounds/) is loaded from the cache while the sources are unchanged and compiled
-    again after an edit in another file (core/steps.py); with NUMBA_CACHE_DIR set, and with a
+    again after an edit in another file (core/observe.py); with NUMBA_CACHE_DIR set, and with a
     package folder numba cannot write to (it falls back to its user-wide folder)."""
     pkg = _copy_package(tmp_path / "site")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
@@ -280,7 +280,7 @@ def test_the_check_holds_wherever_numba_keeps_the_cache(where, tmp_path, monkeyp
     assert (hits, misses) == (0, 1) and Path(path).parent == expected_root
     assert not list((pkg / "bounds").glob("__pycache__/*.nbi"))
     assert stats()[:2] == [1, 0]  # unchanged sources: loaded
-    _edit(pkg / "core" / "steps.py", "import math\n", "import math  # an edit\n")
+    _edit(pkg / "core" / "observe.py", "import math\n", "import math  # an edit\n")
     assert stats()[:2] == [0, 1]  # compiled afresh
     assert stats()[:2] == [1, 0]
     # dev.py clean finds them there

@@ -14,7 +14,8 @@ import pytest
 
 from _moa import moa_jar
 from workbench import evaluate, learners, streams
-from workbench.core import criteria, engine, observers, split as sp
+from workbench.core import criteria, engine, observers
+from workbench.core import reevaluate as rv
 from workbench.core import state as st
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,7 +188,7 @@ def test_reevaluation_never_kills_under_information_gain():
     s_leaf, n_attempts = T.merit_sum[s, 0], T.merit_n[s]
     assert n_attempts == 0 and s_leaf + g < -0.3  # x0's mean after this re-evaluation
     out = engine.edit(T, model._config, engine.EDIT_NAMES["reevaluate"], root)
-    assert out == sp.REEVAL_KEEP and model.tree.kind[root] == st.NOMINAL_MULTI
+    assert out == rv.REEVAL_KEEP and model.tree.kind[root] == st.NOMINAL_MULTI
 
 
 def test_moa_breaks_ties_between_attributes_towards_the_later_one():

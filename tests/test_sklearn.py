@@ -27,6 +27,20 @@ from workbench.learners import (
     HoeffdingTree,
 )
 
+
+class MinGainTree(HoeffdingTree):
+    """A user's subclass with a parameter of its own: it keeps HoeffdingTree's (``reference``)."""
+
+    _extra_params = dict(min_gain=0.01)
+
+
+class PatientEFDT(EFDT):
+    """A subclass of EFDT with a parameter and a changed default of its own."""
+
+    _defaults = dict(grace_period=100)
+    _extra_params = dict(patience=3)
+
+
 # the Frugal tree with NB leaves: with the thesis's Laplace (majority-class) leaves the one-leaf
 # tree of 300 rows fails check_classifiers_train as HoeffdingTree(leaf_prediction="laplace") does
 LEARNERS = [
@@ -37,6 +51,8 @@ LEARNERS = [
     FrugalHoeffdingTree(leaf_prediction="nba"),
     BOCT(),
     UFFT(),
+    MinGainTree(),
+    PatientEFDT(),
 ]
 
 #: checks a streaming learner legitimately fails, with the reason (none so far)
@@ -56,6 +72,25 @@ with warnings.catch_warnings():
 @_all_checks
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
+
+
+def test_a_subclass_keeps_its_parents_parameters():
+    """``_extra_params`` and ``_defaults`` merge along the class hierarchy: a subclass of a
+    learner names only what it adds, and keeps everything its parent has."""
+    mine = MinGainTree(reference="kdd2018", min_gain=0.5)
+    assert {"reference", "min_gain", "delta"} <= set(mine.get_params())
+    assert mine.get_params()["reference"] == "kdd2018" and mine.min_gain == 0.5
+    assert MinGainTree().reference == "moa"
+    X, y = streams.sea(3_000, seed=1)
+    fitted = MinGainTree(reference="kdd2018", grace_period=100).fit(X, y)
+    parent = HoeffdingTree(reference="kdd2018", grace_period=100).fit(X, y)
+    assert (fitted.predict(X) == parent.predict(X)).all()  # the parent's reference took effect
+    efdt = EFDT().get_params()
+    patient = PatientEFDT().get_params()
+    assert set(efdt) | {"patience"} == set(patient)
+    assert patient["grace_period"] == 100 and patient["patience"] == 3
+    assert all(patient[k] == v for k, v in efdt.items() if k != "grace_period")
+    assert clone(PatientEFDT(patience=5)).patience == 5
 
 
 def test_learning_imports_neither_scikit_learn_nor_pandas():

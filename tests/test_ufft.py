@@ -13,7 +13,7 @@ from scipy import optimize, stats
 
 from workbench import evaluate, learners, streams
 from workbench.core import analytic
-from workbench.core import split as sp
+from workbench.core import decide as dc
 from workbench.core.memory import ShortTermMemory
 
 
@@ -74,7 +74,7 @@ def test_normal_cdf_gain_matches_an_independent_scipy_computation():
     T, C = model.tree, model._config
     merits, cuts, post = np.empty(2), np.empty(2), np.empty((2, 2))
     root = model.roots[0]
-    sp.explain_split(T, C, root, merits, cuts, post)
+    dc.explain_split(T, C, root, merits, cuts, post)
     for j in range(2):
         a, b = X[y == 0, j], X[y == 1, j]
         p0 = len(a) / len(y)
@@ -306,12 +306,12 @@ def test_forest_stepper_reports_prunes():
 
 @pytest.mark.parametrize("scale", [1.0, 1e-30, 1e30])
 def test_pair_naive_bayes_against_plain_logs(scale):
-    """The forest's two-class naive Bayes (steps.nb_pair_logs, nb_class) against the scores
+    """The forest's two-class naive Bayes (naive_bayes.nb_pair_logs, nb_class) against the scores
     written out with one logarithm per term.  Scales of 1e-30 and 1e30 put the products of
     inverse variances far outside [1e-50, 1e50], where the fast pass hands over to the
     renormalising one; a missing value is left out and a Gaussian without spread is a point
     mass."""
-    from workbench.core.steps import nb_class, nb_pair_logs
+    from workbench.core.naive_bayes import nb_class, nb_pair_logs
 
     rng = np.random.default_rng(8)
     d = 12

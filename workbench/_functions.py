@@ -208,7 +208,7 @@ def call(fn, *args):
         return exc
 
 
-#: the messages of the kernels' own checks (workbench.core.custom, workbench.core.criteria)
+#: the messages of the kernels' own checks (workbench.core.epsilon, workbench.core.criteria)
 _KERNEL_CHECKS = {
     "workbench: a user bound returned": (
         "bound",

@@ -2,9 +2,9 @@
 
 numba stamps each cached kernel with a hash of the file that defines it, and nothing else.  A
 kernel such as ``core.engine.run_stream`` is compiled together with the steps it inlines
-(``core/steps.py``), the jitted functions it calls (``core/split.py``, ``bounds/``, ...) and the
-constants it reads (``core/params.py``): after an edit to any of those, numba would load the
-machine code of the old version without a word.
+(``core/observe.py``, ``core/leaf_predict.py``, ...), the jitted functions it calls
+(``core/decide.py``, ``bounds/``, ...) and the constants it reads (``core/params.py``): after an
+edit to any of those, numba would load the machine code of the old version without a word.
 
 :func:`install` (run by ``import workbench``) adds a fingerprint of the package's kernel sources to
 the stamp of every cached workbench kernel, so numba itself finds an entry compiled from other

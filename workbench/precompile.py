@@ -63,7 +63,7 @@ def trees() -> None:
         yn,
     )
     # every feature nominal (004's RandomTree family): naive Bayes may decide from products
-    # of counts (workbench.core.steps.nb_nominal_argmax; the same kernels, their other path)
+    # of counts (workbench.core.naive_bayes.nb_nominal_argmax; the same kernels, their other path)
     Xa, ya, nominal = streams.random_tree(
         600, seed=1, n_classes=5, n_nominal=5, n_numeric=0, return_info=True
     )
@@ -83,7 +83,14 @@ def trees() -> None:
             drift_detection=True,
         )
         strategy.reset()
-        strategy.run(learners.HoeffdingTree(3, 2, grace_period=50), X[:50], y[:50])
+        evaluate.prequential(  # the stepper's way: one slice, continuing the strategy's counts
+            learners.HoeffdingTree(3, 2, grace_period=50),
+            X[:50],
+            y[:50],
+            strategy=strategy,
+            n_points=1,
+            _counters=strategy.counters,
+        )
     # 003: the Frugal tree (its rule inside the ACTIVE loop) and the mini-batch protocol
     frugal = learners.FrugalHoeffdingTree(3, 2, alpha=0.5, n_initial=50, grace_period=50)
     evaluate.prequential(frugal, X, y)

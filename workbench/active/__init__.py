@@ -10,6 +10,7 @@ query rate is within the budget, and learns only the labelled instances.
 
 from .._rng import normal, uniform
 from .boct_al import BOCTAL
+from .rules import decide, decide_rows, top_two_margin
 from .strategies import (
     STRATEGIES,
     ConfTree,
@@ -22,9 +23,6 @@ from .strategies import (
     SplitConfTree,
     Strategy,
     VarUncertainty,
-    decide,
-    decide_rows,
-    top_two_margin,
 )
 
 __all__ = [

@@ -6,27 +6,32 @@ rows than the arrays hold returns the index it reached; the Python layer doubles
 (:func:`workbench.core.state.grow`) and calls it again from there.  Learning therefore never
 calls back into Python per instance, and the arrays never move while a kernel runs.
 
-:func:`run_stream` is the one per-instance loop; its steps live in :mod:`workbench.core.steps`.
+:func:`run_stream` is the one per-instance loop; its steps are functions of the step modules
+(:mod:`workbench.core.steps` names them), which numba writes into it.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ..active.strategies import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
+from ..active.rules import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
+from .active_steps import (count_margin_at, detect_drift, frugal_label, frugal_limits,
+                           query_label)
+from .decide import SPLIT_MARGIN, SPLIT_TIE, leaf_decision
+from .edits import alloc_slot, apply_split, kill_subtree, replace_split, reset_tree
+from .forest_steps import prune_and_refill
+from .leaf_predict import leaf_predict, moa_nb_resolve, score_predictors
+from .naive_bayes import N_ACC
+from .observe import learn_along_path, observe
 from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
                      P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
+from .reevaluate import reevaluate, reevaluate_along_path, reevaluation_due
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
                       build_route_table, route, route_block, route_codes, route_inline,
                       route_mixed, walk)
-from .split import (SPLIT_MARGIN, SPLIT_TIE, alloc_node, alloc_slot, apply_split, init_leaf,
-                    kill_subtree, leaf_decision, reevaluate, replace_split, reset_tree)
-from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_ROOT, M_T,
-                    NOMINAL_MULTI)
-from .steps import (N_ACC, count_margin_at, detect_drift, due_for_split,
-                    frugal_label, frugal_limits, leaf_predict, learn_along_path, moa_nb_resolve,
-                    observe, prune_and_refill, query_label, reevaluate_along_path,
-                    reevaluation_due, sample_leaves, score_predictors)
+from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_T,
+                    NOMINAL_MULTI, NodeArrays, SlotArrays)
+from .steps import due_for_split, sample_leaves
 
 #: rows routed ahead at a time (``routing.route_block``), and the rows routed one by one after a
 #: block where most rows stopped at a nominal test
@@ -43,18 +48,29 @@ A_DDM_STRICT = 4  # 1: MOA's strict comparisons
 N_ACTIVE = 5
 N_SPARAMS_MAX = 5
 
-
-@njit(cache=True)
-def init_root(T):
-    """Make the root leaf of every tree in the state (``T.roots``); returns the first."""
-    for r in range(T.roots.shape[0]):
-        root = alloc_node(T)
-        init_leaf(T, root, -1, 0)
-        T.roots[r] = root
-    T.meta[M_ROOT] = T.roots[0]
-    return T.roots[0]
+#: DDM's defaults in the ACTIVE loop (000's experiments): 30 instances before it tests, MOA's
+#: strict comparisons
+DDM_MIN_DEFAULT = 30
+DDM_STRICT_DEFAULT = True
 
 
+def active_control(code, budget, ddm_mode=0, ddm_min=DDM_MIN_DEFAULT, strict=DDM_STRICT_DEFAULT):
+    """The ``control`` vector of :func:`run_stream` (the ``A_*`` slots): strategy ``code``
+    (-1: every label is used), the query ``budget``, ``ddm_mode`` (0 no drift detection, 1 DDM on
+    every labelled instance, 2 only on the random sub-stream of the Split strategies), DDM's
+    minimum number of instances and whether it compares strictly.  The one place it is built."""
+    control = np.zeros(N_ACTIVE)
+    control[A_CODE] = code
+    control[A_BUDGET] = budget
+    control[A_DDM] = ddm_mode
+    control[A_DDM_MIN] = ddm_min
+    control[A_DDM_STRICT] = 1.0 if strict else 0.0
+    return control
+
+
+# One argument per part, not bundles: numba compiles a variant of the loop without a part
+# where its argument is None (control, rng, ddm, path, counts), and only an argument typed None
+# prunes its branches; a None inside a tuple would still be typed, and fail, in the dead branch.
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
                rng, ddm, counters, queried, path, tree, counts, all_nominal):
@@ -76,7 +92,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             ``rng=None`` (003's Frugal, code ``FRUGAL``, at leaves whose probabilities are
             count fractions: see :func:`strategy_rng`) compiles a variant without the strategy
             call: the margin is tested on the counts of the leaf that predicts, before it
-            predicts (``steps.count_margin_at``), and ``steps.frugal_label`` applies the budget
+            predicts (``active_steps.count_margin_at``), and ``active_steps.frugal_label`` applies the budget
             to copies of the counters kept in registers (written back before returning).
     path    None: only the leaf learns (VFDT; numba compiles this variant without the path
             code), or an int64 buffer of at least the node capacity: every node on the path
@@ -87,7 +103,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             instances the leaf learned (``P_GRACE_CLOCK = GRACE_COUNT``, MOA's EFDT)
     all_nominal
             True where every feature is nominal: naive Bayes then first tries its shortcut
-            over products of counts (``steps.nb_nominal_argmax``, :func:`_all_nominal`)
+            over products of counts (``naive_bayes.nb_nominal_argmax``, :func:`_all_nominal`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -126,10 +142,11 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     cls_len = T.cls_len
     depth = T.depth
     replaced = T.replaced
-    params = C.params
-    cut_table = C.cuts
     nom_index = C.nom_index
     nom_card = C.nom_card
+    # what a split attempt reads, bundled (a bundle costs what its arrays cost one by one)
+    nodes = NodeArrays(class_counts, stats_slot, cls_len, depth, parent, kind, feature, replaced)
+    slots = SlotArrays(g_w, g_mean, g_m2, g_min, g_max, nom, nom_w, nom_nv, merit_sum, merit_n)
     n_cap = kind.shape[0]
     s_cap = g_w.shape[0]
     branch = children.shape[1]
@@ -172,7 +189,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     # the class probabilities, not only the argmax: asked for, or read by a strategy (not by
     # the Frugal variant, which reads the counts)
     need_probs = want_proba or (code >= 0 and rng is not None)
-    # the Frugal variant's constants, and its counters (kept here, in registers: steps.frugal_label)
+    # the Frugal variant's constants, and its counters (kept here, in registers: active_steps.frugal_label)
     limits = frugal_limits(alpha, K, mode == LEAF_LAPLACE)
     n_seen = counters[C_SEEN]
     n_queried = counters[C_QUERIED]
@@ -349,9 +366,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 # the split test takes the arrays it reads (a call that takes the tree counts
                 # references to all of them), the split itself the tree
                 outcome, b1, _b2, _eps, _q, _thr = leaf_decision(
-                    params, cut_table, nom_index, nom_card, class_counts, stats_slot, g_w, g_mean,
-                    g_m2, g_min, g_max, nom, nom_w, nom_nv, merit_sum, merit_n, cls_len, depth,
-                    parent, kind, feature, replaced, meta[M_T], leaf, merits, cuts, post, True)
+                    C, nodes, slots, meta[M_T], leaf, merits, cuts, post, True)
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
                         apply_split(T, C, leaf, b1, cuts[b1], post)):
                     # the next rows are routed afresh through the table's new rows (for speed
@@ -416,7 +431,7 @@ def drift_state(detect, rng):
 def strategy_rng(C, strategy):
     """The ``rng`` argument of :func:`run_stream` for ``strategy``: None for 003's Frugal rule
     where the leaves' probabilities are count fractions (Laplace, MC), which compiles the
-    loop's variant that decides from the counts (``steps.frugal_label``, no strategy call);
+    loop's variant that decides from the counts (``active_steps.frugal_label``, no strategy call);
     otherwise the strategy's own random state (a Frugal rule on naive-Bayes leaves then reads
     the probabilities, through :func:`workbench.active.decide`)."""
     if (strategy.code == FRUGAL and C is not None
@@ -460,7 +475,7 @@ def apply_batch(T, X, out):
 
 
 # structural edits callable from Python (tests, notebooks, the stepper); the kernels call the
-# functions of workbench.core.split directly
+# functions of workbench.core.edits and workbench.core.reevaluate directly
 EDIT_KILL = 0             # the node becomes a leaf; its subtree and statistics are dropped
 EDIT_KILL_KEEP_STATS = 1  # the same, but the node keeps its statistics (HATT)
 EDIT_REPLACE = 2          # the node splits on (feature, cut) instead, with new leaves (HATT)
@@ -499,5 +514,5 @@ def edit(T, C, op, node, feature=-1, cut=np.nan):
 
 @njit(cache=True)
 def prune_refill(T, C, node, root, X_mem, y_mem, n_mem):
-    """:func:`workbench.core.steps.prune_and_refill`, callable from Python."""
+    """:func:`workbench.core.forest_steps.prune_and_refill`, callable from Python."""
     return prune_and_refill(T, C, node, root, X_mem, y_mem, n_mem)

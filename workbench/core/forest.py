@@ -41,10 +41,9 @@ from numba import njit
 from .criteria import impurity_row, split_merit
 from .memory import MEM_COUNT, mem_position, mem_push
 from .params import LEAF_NB, P_CRITERION, P_GRACE, P_LEAF_PRED, P_MAX_NODES, P_MIN_BRANCH_FRAC
-from .split import (
-    NO_SPLIT_BOUND,
-    SPLIT_MARGIN,
-    SPLIT_TIE,
+from ._inline import inline, release
+from .decide import NO_SPLIT_BOUND, SPLIT_MARGIN, SPLIT_TIE, split_decision
+from .edits import (
     alloc_slot,
     apply_split,
     deactivate,
@@ -52,9 +51,8 @@ from .split import (
     kill_subtree,
     nodes_in_use,
     release_slot,
-    split_decision,
-    split_epsilon,
 )
+from .epsilon import split_epsilon
 from .state import (
     M_FREE_NODES,
     M_FREE_SLOTS,
@@ -66,7 +64,7 @@ from .state import (
     M_T,
     NB_FUNCTIONAL,
 )
-from .steps import (
+from .forest_steps import (
     F_LAST_NODE,
     F_LAST_T,
     F_LAST_TREE,
@@ -76,14 +74,11 @@ from .steps import (
     N_FCOUNTERS,
     ddm_along_path,
     ddm_node_step,
-    due_for_split,
-    inline,
     learn_path_gaussians,
-    nb_class,
-    observe,
-    pair_proba,
-    release,
 )
+from .naive_bayes import nb_class, pair_proba
+from .observe import observe
+from .steps import due_for_split
 
 # slots of ForestState.fparams
 FP_DRIFT = 0  # 1: DDM at inner nodes, 0: off
@@ -686,7 +681,7 @@ def explain_forest_split(T, C, F, leaf, merits, cuts, post):
 
 @njit(cache=True)
 def node_ddm_run(errors, ddm_min, warn_level, drift_level):
-    """Run one node's detector (:func:`workbench.core.steps.ddm_node_step`) over a 0/1 error
+    """Run one node's detector (:func:`workbench.core.forest_steps.ddm_node_step`) over a 0/1 error
     sequence, starting afresh after each drift as a pruned node does: (warning, drift) flags per
     step (tests compare it with :class:`workbench.drift.DDM`)."""
     n = errors.shape[0]

@@ -2,7 +2,8 @@
 
 Numeric features: a Gaussian per class (MOA's and River's default numeric observer).  Each keeps
 the weight ``w``, the running mean and the sum of squared deviations ``m2`` (West's weighted form
-of Welford's update), and the smallest and largest value seen.  Candidate cut points are
+of Welford's update, :func:`workbench.core.observe.welford_update`), and the smallest and
+largest value seen.  Candidate cut points are
 ``n_points`` equally spaced values strictly inside (min, max) of all classes; the weight of class
 k left of a cut ``c`` is estimated as ``w_k * Phi((c - mean_k) / sd_k)`` (all of it if ``c`` is at
 or beyond the class's largest value, none of it below its smallest), ``sd_k`` being the sample
@@ -33,27 +34,6 @@ LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
 @njit(cache=True)
-def gaussian_update(g_w, g_mean, g_m2, g_min, g_max, s, j, k, x, w):
-    """Add value ``x`` with weight ``w`` to the Gaussian of (slot s, feature j, class k)."""
-    w0 = g_w[s, j, k]
-    if w0 > 0.0:
-        w1 = w0 + w
-        mean0 = g_mean[s, j, k]
-        mean1 = mean0 + w * (x - mean0) / w1
-        g_m2[s, j, k] += w * (x - mean0) * (x - mean1)
-        g_mean[s, j, k] = mean1
-        g_w[s, j, k] = w1
-    else:
-        g_w[s, j, k] = w
-        g_mean[s, j, k] = x
-        g_m2[s, j, k] = 0.0
-    if x < g_min[s, j, k]:
-        g_min[s, j, k] = x
-    if x > g_max[s, j, k]:
-        g_max[s, j, k] = x
-
-
-@njit(cache=True)
 def gaussian_sd(w, m2):
     """Sample standard deviation sqrt(m2 / (w - 1)); 0 for a weight of at most 1."""
     if w > 1.0 and m2 > 0.0:
@@ -66,7 +46,7 @@ def normal_cdf(z):
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
-# A cheaper normal CDF for the split search's screen (split.screen_keeps): on (-9, 9), 64 pieces
+# A cheaper normal CDF for the split search's screen (search.screen_keeps): on (-9, 9), 64 pieces
 # of equal width, each a polynomial of degree 9 interpolating normal_cdf at Chebyshev nodes
 # (0 below -9, 1 from 9 on: Phi(-9) is 1.1e-19).  Against scipy.special.ndtr on 2e7 points of
 # [-9.5, 9.5] it is within 1.6e-15; the screen allows PHI_FAST_ERROR, 60 times that (a test

@@ -100,7 +100,7 @@ REEVAL_CLOCKS = {"node": REEVAL_CLOCK_NODE, "tree": REEVAL_CLOCK_TREE}
 # the merit G(X_i) a split rule compares (004 writes it G-bar)
 MERITS_CURRENT = 0  # the merit computed from the node's statistics now
 MERITS_MOA = 1  # MOA's EFDT: per node, the sum of each attribute's merits over its split
-# attempts divided by the attempts since the node last changed (see workbench.core.split)
+# attempts divided by the attempts since the node last changed (see workbench.core.search)
 MERIT_ESTIMATES = {"current": MERITS_CURRENT, "moa": MERITS_MOA}
 
 # what the grace period counts (P_GRACE_CLOCK)

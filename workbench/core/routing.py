@@ -17,16 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._inline import release
 from .state import M_ROOT, NOMINAL_BINARY, NOMINAL_MULTI, NUMERIC
-
-
-@njit(inline="always")
-def release(_n):
-    """The last use of a step's arrays (it does nothing): every step ends by passing the sum of
-    the shapes of the arrays it took, so that each array's last use is unconditional and numba's
-    reference-count pruning can cancel the reference the step took (see
-    :mod:`workbench.core.steps`)."""
-    return None
 
 
 # Performance note: a jitted call costs numba two atomic reference-count updates per array it

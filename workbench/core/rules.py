@@ -13,7 +13,7 @@ rules differ only in what the quantity is:
 ``RULE_BEST_VS_NULL``    ``G(best) - G(null)`` against ``eps``: with the merits of the statistics
     now, ``G(null) = 0``, not splitting changes no impurity (HATT's AttemptToSplit, 004
     Algorithm 3; 001's Hoeffding baseline); with MOA's merit sums, the null split's mean
-    (:mod:`workbench.core.split`).
+    (:mod:`workbench.core.search`).
 ``RULE_BEST_VS_CURRENT`` ``G(best) - G(current)`` against ``eps`` at an inner node, the current
     split's merit computed from the node's own statistics (HATT's ReEvaluateBestSplit).  If the
     null split is the best, the node is turned back into a leaf.  A tie (``eps < tau``) here

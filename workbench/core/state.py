@@ -25,7 +25,7 @@ Nodes (capacity ``N``, rows of the per-node arrays)
     ``cls_len``       length of MOA's class-count vector when the node was made, or for an inner
                       node when it last got its test: the highest class index that vector held,
                       plus one (it may end in zeros).  MOA's range R = log2 of that length
-                      (``RANGE_MOA``, :func:`workbench.core.split.node_range`).
+                      (``RANGE_MOA``, :func:`workbench.core.epsilon.node_range`).
     ``replaced``      1 if the node's test came from a re-evaluation (MOA's EFDT then starts its
                       children's list of used nominal attributes afresh).
     ``mc_correct``, ``nb_correct``  weight the majority-class and naive-Bayes predictors got right
@@ -44,7 +44,7 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       (naive Bayes's denominators for a row without missing values), kept at a
                       leaf's slot by every update of its counts where every feature is nominal
                       (the only trees whose naive Bayes reads it; an inner node's is made again
-                      when the node becomes a leaf, ``split.kill_subtree``); 0 where some feature
+                      when the node becomes a leaf, ``edits.kill_subtree``); 0 where some feature
                       has no count of the class.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
                       attempts, the null split's in the last column; ``merit_n`` ``[S]``
@@ -67,6 +67,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 # node kinds
 LEAF = 0
@@ -294,3 +295,64 @@ def bytes_per_node(state: TreeState) -> int:
 
 def bytes_per_slot(state: TreeState) -> int:
     return int(sum(getattr(state, f)[:1].nbytes for f in SLOT_FIELDS)) + 8
+
+
+class NodeArrays(NamedTuple):
+    """What a leaf's split decision reads of the nodes: a bundle of :class:`TreeState`'s arrays
+    that kernels pass on as one argument.  A jitted call counts a reference to each array it
+    takes, bundled or not, so a bundle of the arrays a call reads costs what the arrays cost
+    one by one (the whole tree would cost all of them)."""
+
+    class_counts: np.ndarray
+    stats_slot: np.ndarray
+    cls_len: np.ndarray
+    depth: np.ndarray
+    parent: np.ndarray
+    kind: np.ndarray
+    feature: np.ndarray
+    replaced: np.ndarray
+
+
+class SlotArrays(NamedTuple):
+    """What the statistics slots hold (:class:`TreeState`'s slot arrays): the observers'
+    statistics the split search reads, and MOA's merit sums the decision keeps."""
+
+    g_w: np.ndarray
+    g_mean: np.ndarray
+    g_m2: np.ndarray
+    g_min: np.ndarray
+    g_max: np.ndarray
+    nom: np.ndarray
+    nom_w: np.ndarray
+    nom_nv: np.ndarray
+    merit_sum: np.ndarray
+    merit_n: np.ndarray
+
+
+@njit(inline="always")
+def node_arrays(T):
+    """The :class:`NodeArrays` of tree state ``T``."""
+    return NodeArrays(
+        T.class_counts, T.stats_slot, T.cls_len, T.depth, T.parent, T.kind, T.feature, T.replaced
+    )
+
+
+@njit(inline="always")
+def slot_arrays(T):
+    """The :class:`SlotArrays` of tree state ``T``."""
+    return SlotArrays(
+        T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, T.nom, T.nom_w, T.nom_nv, T.merit_sum, T.merit_n
+    )
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def class_len_now(cls_len, class_counts, node):
+    """Length of MOA's class-count vector at ``node`` now: the length it had when the node was
+    made (``cls_len``) or the highest class it has a count of, plus one.  (It and
+    :func:`node_range` take the arrays they read, not the tree: a call that takes the tree costs
+    two atomic reference counts per array, and they run at every split attempt.)"""
+    L = cls_len[node]
+    for k in range(class_counts.shape[1] - 1, L - 1, -1):
+        if class_counts[node, k] > 0.0:
+            return k + 1
+    return L

@@ -35,7 +35,7 @@ from numba import njit
 from ..bounds._beta import _solve_increasing, betaincinv_nb
 from ..bounds.credible import heterogeneity_nb
 from .rules import credible_quantity
-from .split import alloc_node, init_leaf
+from .edits import alloc_node, init_leaf
 from .state import LEAF, M_N_ACTIVE, M_N_LEAVES, M_N_SPLITS, M_ROOT, M_T, NUMERIC
 
 # slots of the BOCT parameter vector ``bp``

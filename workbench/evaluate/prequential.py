@@ -212,8 +212,8 @@ def prequential(
     window           width of the sliding window of ``window_curve``
     """
     from .._functions import UserFunctionError
-    from ..active.strategies import C_DRIFTS, C_QUERIED, C_WARNINGS
-    from ..core.engine import N_ACTIVE, N_SPARAMS_MAX, drift_state, strategy_rng
+    from ..active.rules import C_DRIFTS, C_QUERIED, C_WARNINGS
+    from ..core.engine import N_SPARAMS_MAX, active_control, drift_state, strategy_rng
 
     if (
         getattr(model, "n_classes", 0) is None
@@ -249,16 +249,11 @@ def prequential(
     counters = np.zeros(4, np.int64) if _counters is None else _counters
     before = counters.copy()
     if strategy is not None or drift_detection:
-        control = np.zeros(N_ACTIVE)
-        control[:] = (
-            -1.0 if strategy is None else strategy.code,
-            budget,
-            0.0
-            if not drift_detection
-            else (2.0 if strategy is not None and strategy.name.startswith("Split") else 1.0),
-            30.0,
-            1.0,
-        )
+        ddm_mode = 0
+        if drift_detection:
+            split = strategy is not None and strategy.name.startswith("Split")
+            ddm_mode = 2 if split else 1
+        control = active_control(-1 if strategy is None else strategy.code, budget, ddm_mode)
         strat = strategy if strategy is not None else None
         queried = np.zeros(n, np.int8)
         # 003's Frugal rule on count leaves gets None: the loop's variant that decides from

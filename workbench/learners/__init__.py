@@ -10,7 +10,7 @@ import importlib
 #: learner (or helper class) -> its module in this package
 _WHERE = {
     "BaseTree": "base",
-    "Explanation": "base",
+    "Explanation": "_explain",
     "HoeffdingTree": "hoeffding",
     "CTree": "ctree",
     "CorrHTree": "ctree",

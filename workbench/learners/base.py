@@ -1,10 +1,11 @@
-"""The Python layer shared by every tree learner: parameters, validation, array growth, API.
+"""The scikit-learn shell shared by every tree learner: parameters, their checks, the data's
+checks and encoding, and the public API (``fit``, ``partial_fit``, ``predict``, the one-instance
+``learn_one``/``predict_one`` the stepper uses, the structure's properties).
 
 A learner object holds a :class:`~workbench.core.state.TreeState` (the arrays), a
-:class:`~workbench.core.params.Config` (the policy vector) and its constructor arguments.  It
-never loops over instances in Python: ``partial_fit``, ``predict`` and the prequential loop each
-hand whole arrays to a numba kernel.  ``learn_one``/``predict_one``/``explain_one`` are the
-one-instance protocol the stepper uses.
+:class:`~workbench.core.params.Config` (the policy vector) and its constructor arguments.  The
+engine driver (:mod:`workbench.learners._driver`) builds and runs them; the explanations
+(:mod:`workbench.learners._explain`) put a decision into words.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import inspect
 import math
 import warnings
 import numbers
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 import numpy as np
@@ -22,55 +22,8 @@ import numpy as np
 from .. import _functions as fx
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import (
-    BOUND_USER,
-    BOUND_USER_SCHEDULE,
-    BOUNDS,
-    CRITERIA,
-    CUT_POLICIES,
-    LEAF_PREDICTORS,
-    N_PARAMS,
-    P_BINARY_NOMINAL,
-    P_BOUND,
-    P_BOUND_FN,
-    P_C,
-    P_CRITERION,
-    P_CRITERION_RANGE,
-    P_CUTS,
-    P_DELTA,
-    P_GRACE,
-    P_LEAF_PRED,
-    P_MARGIN_FACTOR,
-    P_MAX_DEPTH,
-    P_MAX_NODES,
-    P_MIN_BRANCH_FRAC,
-    P_N_SPLIT_POINTS,
-    P_NB_THRESHOLD,
-    P_REEVAL,
-    P_REEVAL_RULE,
-    P_REEVAL_CLOCK,
-    P_MERITS,
-    P_GRACE_CLOCK,
-    P_RANGE,
-    P_NULL_SUM,
-    P_ATTEMPTS,
-    P_USED_NOMINAL,
-    GRACE_CLOCKS,
-    RANGES,
-    NULL_SUMS,
-    ATTEMPT_COUNTS,
-    REEVAL_CLOCKS,
-    MERIT_ESTIMATES,
-    P_SPLIT_RULE,
-    P_TAU,
-    P_UPDATE,
-    RULES,
-    UPDATES,
-    Config,
-)
+from ..core.params import CRITERIA, LEAF_PREDICTORS
 from ..core.criteria import merit_range
-from ..core.rules import RULE_LABELS
-from ..core import split as sp
 from ..core.validate import (
     as_labels,
     as_matrix,
@@ -83,8 +36,10 @@ from ..core.validate import (
     normalise_nominal,
     one_d_message,
 )
-from .._numbers import compared, count
+from .._numbers import count
 from ._api import ClassifierAPI
+from ._driver import EngineDriver
+from ._explain import Explaining
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -95,129 +50,9 @@ def _require_y(y, name: str) -> None:
 
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
-#: a new tree's room: nodes, and statistics slots (one per learning leaf).  Where it runs out
-#: the kernel stops, the arrays double (``state.grow``) and the kernel starts again, about
-#: 75 us a time; with 16 slots a tree of 100-200 leaves stopped 5-7 times in a pass
-NODE_CAPACITY = 128
-SLOT_CAPACITY = 64
-#: where each split bound's epsilon comes from, as explanations and charts name it
-_BOUND_NAMES = {
-    "hoeffding": "Hoeffding",
-    "mcdiarmid": "McDiarmid",
-    "ctree": "C-Tree eq. (7)",  # De Rosa & Cesa-Bianchi, Theorem 4
-    "ctree_practical": "C-Tree eq. (10)",  # De Rosa & Cesa-Bianchi, the experiments' radius
-}
 
 
-def _instances_to_go(period: float, since: float) -> int:
-    """Instances until a count that grows by one per instance, now ``since``, reaches
-    ``period``: at least one (the test runs after an instance is learned).  The count may be a
-    sum of weights that holds fractions, so rounding can leave it a hair below a whole number
-    (199.99999999999997 needs one more instance, not 2.3e-13 of one)."""
-    return max(1, math.ceil(period - since - 1e-9))
-
-
-def reeval_sentence(r: dict) -> str:
-    """One sentence on an inner node's re-evaluation (``Explanation.path[i]["reeval"]``)."""
-    q, thr = r["quantity"], r["threshold"]
-    qs, ts = compared(q, thr, 3)
-    if r["best"] == r["current"]:
-        why = f"the best attribute is still {r['current']}, so the split is kept"
-    elif r["outcome"] == "kept":
-        why = (
-            f"G(best) - G(current) = {qs} does not exceed epsilon = {ts}, so {r['current']} is kept"
-        )
-    else:
-        tie = " (a tie: epsilon < tau and the gap above tau / 2)" if not q > thr else ""
-        what = (
-            "the subtree would be killed"
-            if r["outcome"] == "killed"
-            else (f"the node would split on {r['best']} instead, with new leaves")
-        )
-        why = f"G(best) - G(current) = {qs} > epsilon = {ts}{tie}: {what}"
-    g = r.get("merit_label", "G")
-    return (
-        f"re-evaluation: current split {r['current']} ({g} = {r['g_current']:.4g}), best "
-        f"now {r['best']} ({g} = {r['g_best']:.4g}); {why}; next re-evaluation {r['next']}."
-    )
-
-
-@dataclass
-class Explanation:
-    """Why a tree predicts what it predicts for one instance (see ``explain_one``)."""
-
-    path: list = field(default_factory=list)
-    leaf: int = -1
-    class_counts: np.ndarray | None = None
-    proba: np.ndarray | None = None
-    prediction: int = -1
-    predictor: str = ""
-    candidates: list = field(default_factory=list)
-    best: dict | None = None
-    second: dict | None = None
-    epsilon: float = math.inf
-    n: float = 0.0
-    since_last_test: float = 0.0
-    grace_period: float = 0.0
-    tau: float = 0.0
-    active: bool = True
-    reason: str = ""
-    #: the quantity that decides the split at this leaf and the level it must exceed, with
-    #: labels, so that a plot can show any learner's rule (VFDT: G(best) - G(second) vs epsilon)
-    quantity: float = math.nan
-    threshold: float = math.nan
-    quantity_label: str = ""
-    threshold_label: str = ""
-    will_split: bool = False
-    #: the bound epsilon comes from ("Hoeffding", "McDiarmid", "C-Tree eq. (7)", "C-Tree eq. (10)":
-    #: the equations of De Rosa & Cesa-Bianchi's C-Tree paper)
-    bound_name: str = "Hoeffding"
-    #: the split rule that decides (``workbench.core.rules``), e.g. "best vs second best"
-    rule: str = ""
-
-    def __str__(self) -> str:
-        lines = []
-        for step in self.path:
-            lines.append(
-                f"node {step['node']} (depth {step['depth']}, n={step['n']:g} "
-                f"{'so far' if step.get('reeval') else 'at split'}): "
-                f"{step['test']} -> {step['outcome']}"
-            )
-            r = step.get("reeval")
-            if r:
-                lines.append("  " + reeval_sentence(r))
-        counts = ", ".join(f"{c:g}" for c in self.class_counts)
-        proba = ", ".join(f"{p:.3f}" for p in self.proba)
-        lines.append(
-            f"leaf {self.leaf}: class counts [{counts}], {self.predictor} predicts "
-            f"class {self.prediction} with probabilities [{proba}]"
-        )
-        for tag, cand in (("best", self.best), ("second best", self.second)):
-            if cand is not None:
-                lines.append(f"  {tag} split: {cand['test']}, gain {cand['merit']:.5f}")
-        if self.best is not None and self.best["merit"] < 0 and self.path:
-            effect = (
-                "so the margin between two candidates is unaffected"
-                if self.rule in ("", "best vs second best")
-                else f"which moves every candidate against the {self.rule.split(' vs ')[1]}, "
-                "whose gain is 0: the leaf waits until its own instances outweigh the estimate"
-            )
-            lines.append(
-                "  (gains below 0: this leaf's class counts start from the estimate its "
-                "parent's split made for it, as in MOA, while the split statistics count "
-                "only the instances it has seen since; the estimate shifts every "
-                f"candidate's gain by the same amount, {effect})"
-            )
-        if math.isfinite(self.epsilon):
-            lines.append(f"  epsilon ({self.bound_name}) = {self.epsilon:.5f} at n = {self.n:g}")
-        lines.append(f"  {self.reason}")
-        return "\n".join(lines)
-
-    def _repr_pretty_(self, p, cycle):  # IPython
-        p.text(str(self))
-
-
-class BaseTree(ClassifierAPI):
+class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     """Engine-backed incremental decision tree, a scikit-learn classifier (see
     :mod:`workbench.learners._api`); subclasses fix the policies.
 
@@ -321,29 +156,40 @@ class BaseTree(ClassifierAPI):
         self.criterion_range = criterion_range
 
     def __init_subclass__(cls, **kwargs):
+        """Merge the class-level tables along the class hierarchy, then give the class the
+        constructor they describe.  ``_defaults`` and ``_extra_params`` name only what a class
+        adds or changes: a subclass of any learner keeps its parent's own parameters (a
+        subclass of ``HoeffdingTree`` keeps ``reference``) and their defaults."""
         super().__init_subclass__(**kwargs)
-        if "__init__" in cls.__dict__ or not (
-            cls.__dict__.get("_defaults") or cls.__dict__.get("_extra_params")
-        ):
-            return
+        own_defaults = cls.__dict__.get("_defaults") or {}
+        own_extra = cls.__dict__.get("_extra_params") or {}
+        defaults, extra = {}, {}
+        for klass in reversed(cls.__mro__[1:]):
+            defaults.update(klass.__dict__.get("_defaults") or {})
+            extra.update(klass.__dict__.get("_extra_params") or {})
+        defaults.update(own_defaults)
+        extra.update(own_extra)
+        cls._defaults, cls._extra_params = defaults, extra
+        if "__init__" in cls.__dict__ or not (own_defaults or own_extra):
+            return  # the parent's constructor already has this signature
         base = inspect.signature(BaseTree.__init__)
-        extra = dict(cls._extra_params)
-        clash = set(extra) & set(base.parameters)
+        clash = set(own_extra) & set(base.parameters)
         if clash:
             raise TypeError(f"{cls.__name__}._extra_params repeats BaseTree parameters {clash}")
+        unknown = set(defaults) - set(base.parameters) - set(extra)
+        if unknown:
+            raise TypeError(f"{cls.__name__}._defaults names unknown parameters {unknown}")
+        for name in set(defaults) & set(extra):  # a parent's own parameter, another default
+            extra[name] = defaults[name]
         sig = base.replace(
             parameters=[
-                p.replace(default=cls._defaults.get(p.name, p.default))
-                for p in base.parameters.values()
+                p.replace(default=defaults.get(p.name, p.default)) for p in base.parameters.values()
             ]
             + [
                 inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
                 for name, default in extra.items()
             ]
         )
-        unknown = set(cls._defaults) - set(base.parameters)
-        if unknown:
-            raise TypeError(f"{cls.__name__}._defaults names unknown parameters {unknown}")
 
         def __init__(self, *args, **kwargs):
             bound = sig.bind(self, *args, **kwargs)
@@ -473,19 +319,10 @@ class BaseTree(ClassifierAPI):
             )
         return "user", float(R)
 
-    def _user_functions(self) -> dict:
-        """{role: function} of this learner's user functions."""
-        out = {}
-        for role in ("bound", "criterion"):
-            f = getattr(self, role, None)
-            if fx.is_user_function(f):
-                out[role] = f
-        return out
-
     def _probe_functions(self, p) -> None:
         """Call the user's bound and criterion from Python on a few typical arguments, so that
         one that raises, returns NaN or a negative epsilon is reported now, by name, and not from
-        inside the tree's kernel (where the checks stay: :mod:`workbench.core.custom`)."""
+        inside the tree's kernel (where the checks stay: :mod:`workbench.core.epsilon`)."""
         K = p.n_classes
         if p.criterion == "user":
             R = p.criterion_range
@@ -504,34 +341,6 @@ class BaseTree(ClassifierAPI):
             if p.bound == "user_schedule":
                 args = (*args, 2, int(n), p.n_features)
             fx.check_value(self.bound, "bound", args, fx.call(self.bound, *args), "eps")
-
-    def _bind_functions(self, params) -> None:
-        """The user functions' addresses in the policy vector (they hold in this process only:
-        an unpickled learner binds them again)."""
-        q = self._p
-        if q.bound in ("user", "user_schedule"):
-            sig = fx.SCHEDULE_SIG if q.bound == "user_schedule" else fx.BOUND_SIG
-            params[P_BOUND] = BOUND_USER_SCHEDULE if q.bound == "user_schedule" else BOUND_USER
-            params[P_BOUND_FN] = fx.address(self.bound, sig, "bound")
-        if q.criterion == "user":
-            params[P_CRITERION] = fx.address(self.criterion, fx.IMPURITY_SIG, "criterion")
-            params[P_CRITERION_RANGE] = q.criterion_range
-
-    def _bound_name(self) -> str:
-        """The name explanations and charts give the bound's epsilon."""
-        if self._p.bound in ("user", "user_schedule"):
-            return self.bound_label or getattr(self.bound, "__name__", "user bound")
-        return _BOUND_NAMES[self._p.bound]
-
-    def _kernel_failed(self, exc, extra=None):
-        """An exception from a kernel: when user functions took part, the learner is marked
-        unusable (it learned only part of the rows) and the error names them."""
-        functions = {**self._user_functions(), **(extra or {})}
-        if not functions:
-            raise exc
-        err = fx.kernel_failure(exc, functions)
-        self._failed = str(err)
-        raise err from exc
 
     # pickled with references to the user functions (module and name), deep-copied sharing
     # them: the stepper keeps deep copies of models; a numba function copies to itself
@@ -557,60 +366,6 @@ class BaseTree(ClassifierAPI):
         for key, value in self.__dict__.items():
             new.__dict__[key] = copy.deepcopy(value, memo)
         return new
-
-    def _make_config(self) -> Config:
-        q = self._p
-        p = np.zeros(N_PARAMS)
-        p[P_GRACE] = q.grace_period
-        p[P_DELTA] = -1.0 if q.delta is None else q.delta
-        p[P_TAU] = q.tau
-        p[P_N_SPLIT_POINTS] = q.n_split_points
-        p[P_MIN_BRANCH_FRAC] = q.min_branch_fraction
-        p[P_MAX_DEPTH] = np.inf if q.max_depth is None else q.max_depth
-        p[P_CRITERION] = CRITERIA.get(q.criterion, 0)
-        p[P_LEAF_PRED] = LEAF_PREDICTORS[q.leaf_prediction]
-        p[P_NB_THRESHOLD] = q.nb_threshold
-        p[P_SPLIT_RULE] = RULES[self._split_rule]
-        p[P_BOUND] = BOUNDS.get(q.bound, 0)
-        p[P_MARGIN_FACTOR] = self._margin_factor
-        p[P_C] = q.c
-        p[P_BINARY_NOMINAL] = 1.0 if q.binary_nominal else 0.0
-        p[P_UPDATE] = UPDATES[self._update]
-        p[P_REEVAL_RULE] = RULES[self._reeval_rule]
-        p[P_REEVAL_CLOCK] = REEVAL_CLOCKS[getattr(q, "reeval_clock", self._reeval_clock)]
-        p[P_MERITS] = MERIT_ESTIMATES[getattr(q, "merits", self._merits)]
-        p[P_GRACE_CLOCK] = GRACE_CLOCKS[getattr(q, "grace_clock", self._grace_clock)]
-        p[P_RANGE] = RANGES[getattr(q, "range", self._range)]
-        p[P_NULL_SUM] = NULL_SUMS[getattr(q, "null_sum", self._null_sum)]
-        p[P_ATTEMPTS] = ATTEMPT_COUNTS[getattr(q, "attempts", self._attempts)]
-        p[P_USED_NOMINAL] = 1.0 if getattr(q, "used_nominal", self._used_nominal) else 0.0
-        p[P_REEVAL] = getattr(q, "reeval_period", self._reeval_period)
-        p[P_CUTS] = CUT_POLICIES[self._cut_policy]
-        nom_index = np.full(q.n_features, -1, np.int64)
-        for m, col in enumerate(q.nominal_features):
-            nom_index[col] = m
-        nom_card = np.array(list(q.nominal_features.values()), np.int64)
-        self._bind_functions(p)
-        return Config(p, nom_index, nom_card, self._cut_table())
-
-    def _cut_table(self) -> np.ndarray:
-        """``Config.cuts``: the fixed candidate cut points per feature, NaN-padded."""
-        d = self._p.n_features
-        if self._cut_policy != "fixed":
-            return np.empty((d, 0))
-        cuts = self._fixed_cuts
-        if cuts is None or len(cuts) != d:
-            raise ValueError(
-                f"the fixed cut-point policy needs one sequence of cut points per "
-                f"feature ({d}); got {cuts!r}"
-            )
-        rows = [np.asarray(c, np.float64).ravel() for c in cuts]
-        if any(not np.all(np.isfinite(r)) for r in rows):
-            raise ValueError("fixed cut points must be finite numbers")
-        table = np.full((d, max((len(r) for r in rows), default=0)), np.nan)
-        for j, r in enumerate(rows):
-            table[j, : len(r)] = np.sort(r)
-        return table
 
     # ------------------------------------------------------------------ set-up
     def _setup(self, n_features: int, classes, feature_names_in=None, categories=None):
@@ -665,30 +420,6 @@ class BaseTree(ClassifierAPI):
         )
         self._config = self._make_config()
         return self._new_tree()
-
-    def _new_tree(self):
-        card = max(self.nominal_features_.values(), default=1)
-        self._state = st.allocate(
-            self.n_features_in_,
-            self.n_classes_,
-            len(self.nominal_features_),
-            card,
-            max(2, card),
-            node_capacity=NODE_CAPACITY,
-            slot_capacity=SLOT_CAPACITY,
-            n_trees=self._n_trees,
-        )
-        engine.init_root(self._state)
-        p = self._config.params
-        if self._p.memory_limit_mb is None:
-            p[P_MAX_NODES] = np.inf
-        else:  # a node and the statistics slot it may hold
-            per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
-        return self
-
-    def _is_set_up(self) -> bool:
-        return hasattr(self, "_state")
 
     def _ensure_set_up(self, X_raw, classes=None):
         """Set the model up from the first data it sees (and the constructor's sizes)."""
@@ -761,14 +492,6 @@ class BaseTree(ClassifierAPI):
             )
         return as_matrix(X, self.n_features_in_, name=name, nominal=nominal)
 
-    def _writable(self):
-        """Copies of the tree's arrays if they are read-only (a model unpickled from a memory
-        map): the kernels write into them."""
-        if not self._state.meta.flags.writeable:
-            self._state = type(self._state)(*(np.array(a) for a in self._state))
-        if not self._config.params.flags.writeable:
-            self._config = type(self._config)(*(np.array(a) for a in self._config))
-
     def _encode(self, y, n_rows: int) -> np.ndarray:
         """Class labels as codes 0..K-1 (indices into ``classes_``)."""
         y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
@@ -817,20 +540,6 @@ class BaseTree(ClassifierAPI):
         y = self._encode(y, X.shape[0])
         return X, y
 
-    # ------------------------------------------------------------------ kernels
-    def _run(self, kernel, n, *args, start=0):
-        """Call ``kernel(T, C, *args, start)``-style kernels until all n rows are done (from
-        row ``start``), growing the arrays whenever a kernel stops for room."""
-        self._writable()
-        while True:
-            try:
-                start = kernel(self._state, self._config, *args[:2], start, *args[2:])
-            except Exception as exc:
-                self._kernel_failed(exc)
-            if start >= n:
-                return
-            self._state = st.grow(self._state, self._state.children.shape[1] + 1, 1)
-
     # ------------------------------------------------------------------ batch API
     def partial_fit(self, X, y, classes=None):
         """Learn from the rows of (X, y) in order (one pass, as a stream).
@@ -853,11 +562,6 @@ class BaseTree(ClassifierAPI):
 
     def _learn_checked(self, X, y):
         self._learn_all(X, y)
-
-    def _learn_all(self, X, y):
-        """Learn every row of validated (X, y) (a learner whose ``partial_fit`` selects rows,
-        such as the Frugal tree, still learns all of them here: the protocols' labelled rows)."""
-        self._run(engine.learn, X.shape[0], X, y)
 
     def fit(self, X, y):
         """Forget everything, then learn (X, y) as a stream.  Without ``n_classes`` the classes
@@ -935,12 +639,6 @@ class BaseTree(ClassifierAPI):
         out = np.zeros(X.shape[0], np.int64)
         engine.apply_batch(self._state, X, out)
         return out
-
-    def _prequential(self, X, y, pred, leaves, every, *active, start=0):
-        """Test-then-train kernel run (validated arrays) from row ``start``; used by
-        workbench.evaluate.  ``active``: the ACTIVE-setting arguments of
-        :func:`workbench.core.engine.run_stream`."""
-        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every, *active, start=start)
 
     # ------------------------------------------------------------------ one instance
     def _row(self, x) -> np.ndarray:
@@ -1042,250 +740,3 @@ class BaseTree(ClassifierAPI):
             return text
         leaves = count(self.n_leaves, "leaf", "leaves")
         return f"{text}  # fitted: {leaves}, depth {self.depth}, seen {self.n_seen}"
-
-    # ------------------------------------------------------------------ explanation
-    def describe_test(self, node: int, branch: int | None = None) -> str:
-        """Human-readable test of an inner node (and of one of its branches)."""
-        T = self._state
-        f = int(T.feature[node])
-        name = self.feature_names_[f]
-        kind = int(T.kind[node])
-        if kind == st.NUMERIC:
-            thr = float(T.threshold[node])
-            if branch is None:
-                return f"{name} <= {thr:.6g}"
-            return f"{name} <= {thr:.6g}" if branch == 0 else f"{name} > {thr:.6g}"
-        if kind == st.NOMINAL_BINARY:
-            v = int(T.threshold[node])
-            if branch is None:
-                return f"{name} == {v}"
-            return f"{name} == {v}" if branch == 0 else f"{name} != {v}"
-        if branch is None:
-            return f"{name} (multiway, {int(T.n_children[node])} branches)"
-        return f"{name} == {branch}"
-
-    def _split_report(self, leaf: int):
-        T, C = self._state, self._config
-        d = self.n_features_in_
-        merits, cuts = np.empty(d), np.empty(d)
-        post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
-        outcome, b1, b2, eps, q, thr = sp.explain_split(T, C, leaf, merits, cuts, post)
-        return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
-
-    def _reeval_report(self, node: int) -> dict | None:
-        """At an inner node of a re-evaluating learner (EFDT): what a re-evaluation now would
-        compare and decide (the tree is not changed), and when the next one is due."""
-        T, C = self._state, self._config
-        period = float(C.params[P_REEVAL])
-        if period <= 0 or T.stats_slot[node] < 0 or T.kind[node] <= 0:
-            return None
-        d = self.n_features_in_
-        merits, cuts = np.empty(d), np.empty(d)
-        post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
-        outcome, best, eps, q, thr, g_best, g_cur = sp.explain_reevaluation(
-            T, C, node, merits, cuts, post
-        )
-        if C.params[P_REEVAL_CLOCK] == REEVAL_CLOCKS["tree"]:
-            t = int(T.meta[st.M_T])
-            nxt = (t // int(period) + 1) * int(period) + 1  # the instance whose t - 1 is a multiple
-            due = f"at the tree's instance {nxt:,} (every {period:g})"
-        else:
-            w = float(T.class_counts[node].sum())
-            due = f"after {_instances_to_go(period, w - float(T.last_eval[node])):,} more instances here"
-        verdict = {sp.REEVAL_KEEP: "kept", sp.REEVAL_KILL: "killed", sp.REEVAL_REPLACE: "replaced"}
-        return {
-            "current": self.feature_names_[int(T.feature[node])],
-            "best": "null split" if best < 0 else self.feature_names_[int(best)],
-            "g_best": float(g_best),
-            "g_current": float(g_cur),
-            "quantity": float(q),
-            "threshold": float(thr),
-            "epsilon": float(eps),
-            "outcome": verdict[int(outcome)],
-            "next": due,
-            "merit_label": "mean G" if C.params[P_MERITS] == MERIT_ESTIMATES["moa"] else "G",
-        }
-
-    def _candidate(self, j: int, merits, cuts) -> dict:
-        name = self.feature_names_[j]
-        if j in self.nominal_features_ and not np.isnan(cuts[j]):
-            test = f"{name} == {int(cuts[j])}"
-        elif j in self.nominal_features_:
-            test = f"{name} (multiway)"
-        else:
-            test = f"{name} <= {cuts[j]:.6g}"
-        return {
-            "feature": j,
-            "name": name,
-            "merit": float(merits[j]),
-            "threshold": float(cuts[j]),
-            "test": test,
-        }
-
-    def explain_one(self, x) -> Explanation:
-        """The path of x with each node's test and counts, and at the leaf the best and
-        second-best candidate splits, their gains, the Hoeffding epsilon, and one sentence on
-        why the leaf has or has not split yet."""
-        X = self._row(x)
-        T = self._state
-        ex, node = self._explain_path(X)
-        for step in ex.path:
-            step["reeval"] = self._reeval_report(step["node"])
-        ex.prediction = int(np.argmax(ex.proba))
-        ex.predictor = self._predictor_used(node)
-        ex.grace_period = float(self._p.grace_period)
-        if self._config.params[P_GRACE_CLOCK] == GRACE_CLOCKS["count"]:
-            # MOA's EFDT counts instances: the attempts come at multiples of the grace period
-            ex.since_last_test = float(int(T.n_learned[node]) % int(ex.grace_period))
-        else:
-            ex.since_last_test = ex.n - float(T.last_eval[node])
-        ex.tau = self._p.tau
-        ex.active = bool(T.active[node])
-        outcome, b1, b2, eps, q, thr, merits, cuts = self._split_report(node)
-        ex.epsilon = eps
-        ex.quantity, ex.threshold = q, thr
-        order = [j for j in np.argsort(-merits, kind="stable") if np.isfinite(merits[j])]
-        ex.candidates = [self._candidate(int(j), merits, cuts) for j in order]
-        ex.best = self._candidate(b1, merits, cuts) if b1 >= 0 and np.isfinite(merits[b1]) else None
-        ex.second = (
-            self._candidate(b2, merits, cuts) if b2 >= 0 and np.isfinite(merits[b2]) else None
-        )
-        self._decision_quantity(ex, outcome)
-        ex.reason = self._reason(ex, outcome)
-        return ex
-
-    def _explain_path(self, X) -> tuple[Explanation, int]:
-        """An Explanation of the one row X with its path filled in (each inner node's test,
-        counts and the branch taken) and its leaf's counts, probabilities and weight; returns
-        it and the leaf."""
-        from ..core.routing import walk  # jitted; imported here to keep start-up light
-
-        T = self._state
-        ex = Explanation()
-        path = np.full(self.depth + 2, -1, np.int64)
-        node, length, _forked = walk(T, X, 0, False, path)
-        for i in range(length - 1):
-            u, child = int(path[i]), int(path[i + 1])
-            b = int(np.flatnonzero(T.children[u] == child)[0])
-            ex.path.append(
-                {
-                    "node": u,
-                    "depth": int(T.depth[u]),
-                    "n": float(T.class_counts[u].sum()),
-                    "counts": T.class_counts[u].copy(),
-                    "test": self.describe_test(u),
-                    "outcome": self.describe_test(u, b),
-                    "branch": b,
-                }
-            )
-        ex.leaf = int(node)
-        ex.class_counts = T.class_counts[node].copy()
-        ex.proba = self.predict_proba(X)[0]
-        ex.n = float(ex.class_counts.sum())
-        return ex, int(node)
-
-    def _decision_quantity(self, ex: Explanation, outcome: int) -> None:
-        """Labels of the quantity and threshold the kernel's rule returned (``ex.quantity``,
-        ``ex.threshold``), from the rule table of ``workbench.core.rules``."""
-        rule = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])]
-        ex.rule = rule[0]
-        ex.quantity_label = rule[1]
-        f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
-        ex.bound_name = self._bound_name()
-        ex.threshold_label = (
-            f"{ex.bound_name} epsilon" if f == 1 else f"{f:g} x {ex.bound_name} epsilon"
-        )
-        ex.will_split = outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE)
-
-    def _predictor_used(self, leaf: int) -> str:
-        T = self._state
-        if self._p.leaf_prediction == "mc":
-            return "majority class"
-        if self._p.leaf_prediction == "nb":
-            return "naive Bayes"
-        return (
-            "naive Bayes (adaptive: it has been right more often)"
-            if T.mc_correct[leaf] <= T.nb_correct[leaf]
-            else "majority class (adaptive: it has been right more often)"
-        )
-
-    def _reason(self, ex: Explanation, outcome: int) -> str:
-        if not ex.active:
-            return (
-                "This leaf no longer splits: it was deactivated (depth limit or memory "
-                "guard), so it only counts classes."
-            )
-        wait = _instances_to_go(ex.grace_period, ex.since_last_test)
-        when = (
-            f"the next split test runs after {wait:,} more instance{'s' if wait != 1 else ''} "
-            f"(grace period {ex.grace_period:g})"
-        )
-        if ex.n == 0:
-            return f"This leaf has seen no instance yet; {when}."
-        if outcome == sp.NO_SPLIT_PURE:
-            return (
-                f"Not split: every instance here has the same class, so no split can help; {when}."
-            )
-        if outcome == sp.NO_SPLIT_NO_CANDIDATE:
-            return (
-                f"Not split: no candidate split separates the instances seen so far (every "
-                f"candidate leaves almost all weight on one side); {when}."
-            )
-        if outcome == sp.NO_SPLIT_DEPTH:
-            return f"Not split: the leaf is at the maximum depth {self._p.max_depth}."
-        if outcome == sp.NO_SPLIT_USED:
-            return (
-                f"Not split: the rule picks {ex.best['test']}, but that nominal attribute is "
-                f"tested above this leaf, and MOA's EFDT never splits on it again below; {when}."
-            )
-        # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
-        q, f = ex.quantity, ex.threshold / ex.epsilon if ex.epsilon > 0 else 1.0
-        level = "epsilon" if f == 1 else f"{f:g} x epsilon"
-        reference = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])][2]
-        if reference == "second best" and ex.second is None:
-            reference = "null split"
-            lone = (
-                " (it is the only candidate; its rival is the null split, not splitting, "
-                "whose merit under the minimum branch fraction is -inf, as in MOA)"
-            )
-        else:
-            lone = ""
-        q_txt, thr_txt = compared(q, ex.threshold, 4)
-        if outcome in (sp.SPLIT_MARGIN, sp.SPLIT_TIE):
-            eps_txt, tau_txt = compared(ex.epsilon, ex.tau, 4)
-            why = (
-                f"{ex.quantity_label} = {q_txt} exceeds {level} = {thr_txt}{lone}"
-                if outcome == sp.SPLIT_MARGIN
-                else f"epsilon {eps_txt} is below the tie threshold tau = {tau_txt}"
-            )
-            return (
-                f"Ready to split on {ex.best['test']}: {why}; it will split at the next "
-                f"test, after {wait:,} more instance{'s' if wait != 1 else ''}."
-            )
-        # NO_SPLIT_BOUND
-        lead = (
-            f"the two best splits ({ex.best['test']} and {ex.second['test']}) have the same gain"
-            if ex.second is not None and reference == "second best" and q <= 1e-12
-            else f"the best split ({ex.best['test']}) beats the {reference} by {q_txt}"
-            if q >= 0
-            else f"the best split ({ex.best['test']}) falls short of the {reference} by "
-            f"{compared(-q, -ex.threshold, 4)[0]}"
-        )
-        text = (
-            f"Not split yet: {lead}, not more than {level} = {thr_txt}, and epsilon "
-            f"is still above tau = {ex.tau:g}; the next test runs after {wait:,} more "
-            f"instance{'s' if wait != 1 else ''}"
-        )
-        if self._p.bound == "hoeffding":  # eps = R sqrt(ln(1/delta) / (2n)) can be inverted
-            k = ex.epsilon**2 * ex.n  # R^2 ln(1/delta) / 2, with this leaf's range R
-            need = k / self._p.tau**2 if self._p.tau > 0 else math.inf
-            if q > 0:
-                need = min(need, k * f * f / q**2)
-            if math.isfinite(need):
-                text += (
-                    f"; if the gains stay as they are, the leaf splits once it has seen "
-                    f"about {math.ceil(need):,} instances (it has {ex.n:,.6g})"
-                )
-            else:
-                text += "; with tau = 0 and tied gains it will not split until the gains differ"
-        return text + "."

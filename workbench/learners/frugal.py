@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..active.strategies import C_QUERIED, C_SEEN, Frugal
+from ..active.rules import C_QUERIED, C_SEEN
+from ..active.strategies import Frugal
 from ..core import engine
 from ..core.validate import check_positive_int
 from .base import BaseTree
 
 _NO_INT = np.empty(0, np.int64)
 _NO_INT8 = np.empty(0, np.int8)
-
-
-def active_control(strategy, budget: float, ddm_mode: int = 0) -> np.ndarray:
-    """The ``control`` vector of :func:`workbench.core.engine.run_stream` for a strategy."""
-    control = np.zeros(engine.N_ACTIVE)
-    control[engine.A_CODE] = strategy.code
-    control[engine.A_BUDGET] = budget
-    control[engine.A_DDM] = ddm_mode
-    control[engine.A_DDM_MIN] = 30.0
-    control[engine.A_DDM_STRICT] = 1.0
-    return control
 
 
 class FrugalHoeffdingTree(BaseTree):
@@ -128,7 +118,7 @@ class FrugalHoeffdingTree(BaseTree):
                 _NO_INT,
                 _NO_INT,
                 1,
-                active_control(rule, 1.0),
+                engine.active_control(rule.code, 1.0),
                 rule.params,
                 rule.state,
                 # Laplace or MC leaves: None, the kernel's variant that decides from the counts

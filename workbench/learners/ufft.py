@@ -11,7 +11,7 @@ import numpy as np
 from ..core import forest as fo
 from ..core import state as st
 from ..core.params import P_MAX_NODES
-from ..core.steps import (
+from ..core.forest_steps import (
     F_DRIFTS,
     F_LAST_NODE,
     F_LAST_T,
@@ -21,7 +21,7 @@ from ..core.steps import (
     F_T,
     F_WARNINGS,
 )
-from ..core import split as sp
+from ..core import decide as dc
 from ..core.validate import check_positive_int
 from .base import BaseTree
 
@@ -284,7 +284,7 @@ class UFFT(BaseTree):
         K = self.n_classes_
         R = K * (K - 1) // 2
         self._state = st.allocate(self.n_features_in_, 2, 0, 1, 2, n_trees=R)
-        from ..core.engine import init_root
+        from ..core.edits import init_root
 
         init_root(self._state)
         p = self._config.params
@@ -565,7 +565,7 @@ class UFFT(BaseTree):
         n = float(T.class_counts[leaf].sum())
         wait = max(0.0, self._p.grace_period - (n - float(T.last_eval[leaf])))
         head = f"n={n:g}, next split test in {wait:g} instances"
-        if outcome == sp.NO_SPLIT_PURE:
+        if outcome == dc.NO_SPLIT_PURE:
             return head + "; one class only, nothing to split"
         if b1 < 0 or not np.isfinite(merits[b1]):
             return head + "; no candidate cut yet"

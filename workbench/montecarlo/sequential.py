@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from .. import bounds as _bounds
 from .._rng import binomial, seed_state, uniform
-from ..active.strategies import conftree_query
+from ..active.rules import conftree_query
 from ..drift.ddm import ddm_reset, ddm_step
 from ._stats import (
     binom_greater_pvalue,

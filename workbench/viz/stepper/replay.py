@@ -19,6 +19,7 @@ import numpy as np
 from .edits import find_edits, structure
 
 from ... import evaluate
+from ...active.strategies import Strategy
 from ...core.dot import node_test
 from ...core.state import LEAF
 from .drawing import _Drawing
@@ -361,7 +362,13 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             res = evaluate.prequential(self.model, X, y, n_points=1)
             self.pred[a:b] = res.predictions
             self.queried[a:b] = True
-        elif callable(getattr(s, "run", None)):
+        elif isinstance(s, Strategy):  # a strategy with a kernel: the whole slice in numba
+            res = evaluate.prequential(
+                self.model, X, y, strategy=s, budget=s._budget(), n_points=1, _counters=s.counters
+            )
+            self.pred[a:b] = res.predictions
+            self.queried[a:b] = res.queried.astype(bool)
+        elif callable(getattr(s, "run", None)):  # a strategy of one's own with a batch method
             pred, queried = s.run(self.model, X, y)
             pred, queried = np.asarray(pred), np.asarray(queried, bool)
             if pred.shape != (b - a,) or queried.shape != (b - a,):

@@ -1,0 +1,212 @@
+"""The engine driver of a learner: its policy vector (:class:`~workbench.core.params.Config`)
+from its checked parameters, its tree's arrays, and the kernel calls that grow them when a
+kernel stops for room.  A learner never loops over instances in Python: ``partial_fit``,
+``predict`` and the prequential loop each hand whole arrays to a numba kernel here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _functions as fx
+from ..core import edits, engine
+from ..core import state as st
+from ..core.params import (
+    ATTEMPT_COUNTS,
+    BOUND_USER,
+    BOUND_USER_SCHEDULE,
+    BOUNDS,
+    CRITERIA,
+    CUT_POLICIES,
+    GRACE_CLOCKS,
+    LEAF_PREDICTORS,
+    MERIT_ESTIMATES,
+    N_PARAMS,
+    NULL_SUMS,
+    P_ATTEMPTS,
+    P_BINARY_NOMINAL,
+    P_BOUND,
+    P_BOUND_FN,
+    P_C,
+    P_CRITERION,
+    P_CRITERION_RANGE,
+    P_CUTS,
+    P_DELTA,
+    P_GRACE,
+    P_GRACE_CLOCK,
+    P_LEAF_PRED,
+    P_MARGIN_FACTOR,
+    P_MAX_DEPTH,
+    P_MAX_NODES,
+    P_MERITS,
+    P_MIN_BRANCH_FRAC,
+    P_N_SPLIT_POINTS,
+    P_NB_THRESHOLD,
+    P_NULL_SUM,
+    P_RANGE,
+    P_REEVAL,
+    P_REEVAL_CLOCK,
+    P_REEVAL_RULE,
+    P_SPLIT_RULE,
+    P_TAU,
+    P_UPDATE,
+    P_USED_NOMINAL,
+    RANGES,
+    REEVAL_CLOCKS,
+    RULES,
+    UPDATES,
+    Config,
+)
+
+#: a new tree's room: nodes, and statistics slots (one per learning leaf).  Where it runs out
+#: the kernel stops, the arrays double (``state.grow``) and the kernel starts again, about
+#: 75 us a time; with 16 slots a tree of 100-200 leaves stopped 5-7 times in a pass
+NODE_CAPACITY = 128
+SLOT_CAPACITY = 64
+#: where each split bound's epsilon comes from, as explanations and charts name it
+
+
+class EngineDriver:
+    """The policy vector, the tree's arrays and the kernel calls of a
+    :class:`~workbench.learners.BaseTree` (whose checked parameters are ``self._p``)."""
+
+    def _user_functions(self) -> dict:
+        """{role: function} of this learner's user functions."""
+        out = {}
+        for role in ("bound", "criterion"):
+            f = getattr(self, role, None)
+            if fx.is_user_function(f):
+                out[role] = f
+        return out
+
+    def _bind_functions(self, params) -> None:
+        """The user functions' addresses in the policy vector (they hold in this process only:
+        an unpickled learner binds them again)."""
+        q = self._p
+        if q.bound in ("user", "user_schedule"):
+            sig = fx.SCHEDULE_SIG if q.bound == "user_schedule" else fx.BOUND_SIG
+            params[P_BOUND] = BOUND_USER_SCHEDULE if q.bound == "user_schedule" else BOUND_USER
+            params[P_BOUND_FN] = fx.address(self.bound, sig, "bound")
+        if q.criterion == "user":
+            params[P_CRITERION] = fx.address(self.criterion, fx.IMPURITY_SIG, "criterion")
+            params[P_CRITERION_RANGE] = q.criterion_range
+
+    def _kernel_failed(self, exc, extra=None):
+        """An exception from a kernel: when user functions took part, the learner is marked
+        unusable (it learned only part of the rows) and the error names them."""
+        functions = {**self._user_functions(), **(extra or {})}
+        if not functions:
+            raise exc
+        err = fx.kernel_failure(exc, functions)
+        self._failed = str(err)
+        raise err from exc
+
+    def _make_config(self) -> Config:
+        q = self._p
+        p = np.zeros(N_PARAMS)
+        p[P_GRACE] = q.grace_period
+        p[P_DELTA] = -1.0 if q.delta is None else q.delta
+        p[P_TAU] = q.tau
+        p[P_N_SPLIT_POINTS] = q.n_split_points
+        p[P_MIN_BRANCH_FRAC] = q.min_branch_fraction
+        p[P_MAX_DEPTH] = np.inf if q.max_depth is None else q.max_depth
+        p[P_CRITERION] = CRITERIA.get(q.criterion, 0)
+        p[P_LEAF_PRED] = LEAF_PREDICTORS[q.leaf_prediction]
+        p[P_NB_THRESHOLD] = q.nb_threshold
+        p[P_SPLIT_RULE] = RULES[self._split_rule]
+        p[P_BOUND] = BOUNDS.get(q.bound, 0)
+        p[P_MARGIN_FACTOR] = self._margin_factor
+        p[P_C] = q.c
+        p[P_BINARY_NOMINAL] = 1.0 if q.binary_nominal else 0.0
+        p[P_UPDATE] = UPDATES[self._update]
+        p[P_REEVAL_RULE] = RULES[self._reeval_rule]
+        p[P_REEVAL_CLOCK] = REEVAL_CLOCKS[getattr(q, "reeval_clock", self._reeval_clock)]
+        p[P_MERITS] = MERIT_ESTIMATES[getattr(q, "merits", self._merits)]
+        p[P_GRACE_CLOCK] = GRACE_CLOCKS[getattr(q, "grace_clock", self._grace_clock)]
+        p[P_RANGE] = RANGES[getattr(q, "range", self._range)]
+        p[P_NULL_SUM] = NULL_SUMS[getattr(q, "null_sum", self._null_sum)]
+        p[P_ATTEMPTS] = ATTEMPT_COUNTS[getattr(q, "attempts", self._attempts)]
+        p[P_USED_NOMINAL] = 1.0 if getattr(q, "used_nominal", self._used_nominal) else 0.0
+        p[P_REEVAL] = getattr(q, "reeval_period", self._reeval_period)
+        p[P_CUTS] = CUT_POLICIES[self._cut_policy]
+        nom_index = np.full(q.n_features, -1, np.int64)
+        for m, col in enumerate(q.nominal_features):
+            nom_index[col] = m
+        nom_card = np.array(list(q.nominal_features.values()), np.int64)
+        self._bind_functions(p)
+        return Config(p, nom_index, nom_card, self._cut_table())
+
+    def _cut_table(self) -> np.ndarray:
+        """``Config.cuts``: the fixed candidate cut points per feature, NaN-padded."""
+        d = self._p.n_features
+        if self._cut_policy != "fixed":
+            return np.empty((d, 0))
+        cuts = self._fixed_cuts
+        if cuts is None or len(cuts) != d:
+            raise ValueError(
+                f"the fixed cut-point policy needs one sequence of cut points per "
+                f"feature ({d}); got {cuts!r}"
+            )
+        rows = [np.asarray(c, np.float64).ravel() for c in cuts]
+        if any(not np.all(np.isfinite(r)) for r in rows):
+            raise ValueError("fixed cut points must be finite numbers")
+        table = np.full((d, max((len(r) for r in rows), default=0)), np.nan)
+        for j, r in enumerate(rows):
+            table[j, : len(r)] = np.sort(r)
+        return table
+
+    def _new_tree(self):
+        card = max(self.nominal_features_.values(), default=1)
+        self._state = st.allocate(
+            self.n_features_in_,
+            self.n_classes_,
+            len(self.nominal_features_),
+            card,
+            max(2, card),
+            node_capacity=NODE_CAPACITY,
+            slot_capacity=SLOT_CAPACITY,
+            n_trees=self._n_trees,
+        )
+        edits.init_root(self._state)
+        p = self._config.params
+        if self._p.memory_limit_mb is None:
+            p[P_MAX_NODES] = np.inf
+        else:  # a node and the statistics slot it may hold
+            per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
+            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
+        return self
+
+    def _is_set_up(self) -> bool:
+        return hasattr(self, "_state")
+
+    def _writable(self):
+        """Copies of the tree's arrays if they are read-only (a model unpickled from a memory
+        map): the kernels write into them."""
+        if not self._state.meta.flags.writeable:
+            self._state = type(self._state)(*(np.array(a) for a in self._state))
+        if not self._config.params.flags.writeable:
+            self._config = type(self._config)(*(np.array(a) for a in self._config))
+
+    def _run(self, kernel, n, *args, start=0):
+        """Call ``kernel(T, C, *args, start)``-style kernels until all n rows are done (from
+        row ``start``), growing the arrays whenever a kernel stops for room."""
+        self._writable()
+        while True:
+            try:
+                start = kernel(self._state, self._config, *args[:2], start, *args[2:])
+            except Exception as exc:
+                self._kernel_failed(exc)
+            if start >= n:
+                return
+            self._state = st.grow(self._state, self._state.children.shape[1] + 1, 1)
+
+    def _learn_all(self, X, y):
+        """Learn every row of validated (X, y) (a learner whose ``partial_fit`` selects rows,
+        such as the Frugal tree, still learns all of them here: the protocols' labelled rows)."""
+        self._run(engine.learn, X.shape[0], X, y)
+
+    def _prequential(self, X, y, pred, leaves, every, *active, start=0):
+        """Test-then-train kernel run (validated arrays) from row ``start``; used by
+        workbench.evaluate.  ``active``: the ACTIVE-setting arguments of
+        :func:`workbench.core.engine.run_stream`."""
+        self._run(engine.prequential, X.shape[0], X, y, pred, leaves, every, *active, start=start)
