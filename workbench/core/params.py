@@ -44,7 +44,10 @@ P_ATTEMPTS = 24  # ATTEMPTS_* code: MERITS_MOA, what one split attempt adds to t
 P_USED_NOMINAL = 25  # 1: a leaf never splits on a nominal attribute tested above it (MOA's EFDT)
 P_BOUND_FN = 26  # BOUND_USER*: the address of the user's bound (workbench._functions)
 P_CRITERION_RANGE = 27  # a user criterion's range R, given with it (for the bound)
-N_PARAMS = 28
+P_RULE_FN = 28  # the address of a user's split rule (split_rule=), 0: the built-in rule
+P_RULE_SCREEN = 29  # 1: the user's split rule is monotone, so the split screen may decide
+P_GRACE_FN = 30  # the address of a user's grace schedule (grace_schedule=), 0: none
+N_PARAMS = 31
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
@@ -157,6 +160,8 @@ BOUND_CREDIBLE = 4  # Bayesian credible interval of a heterogeneity, 001 eqs. (3
 BOUNDS["credible"] = BOUND_CREDIBLE
 BOUND_USER = 5  # a user's njit (n, delta, value_range, n_classes) -> eps at P_BOUND_FN
 BOUND_USER_SCHEDULE = 6  # ... (n, delta, value_range, n_classes, depth, t, n_features) -> eps
+BOUND_USER_STATS = 7  # ... (n, delta, value_range, n_classes, stats) -> eps: data-dependent, the
+# leaf's and its two best candidates' weights in stats (workbench.bounds.leaf_stats)
 
 
 class Config(NamedTuple):

@@ -32,6 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ..bounds.leaf_stats import STATS_B_BEST, STATS_B_MAX, STATS_HEADER, STATS_K
 from .analytic import normal_table, slot_cut
 from .criteria import LN2, impurity_row, moa_entropy_row, split_merit
 from .observers import (
@@ -57,12 +58,14 @@ from .params import (
     P_MIN_BRANCH_FRAC,
     P_N_SPLIT_POINTS,
     P_NULL_SUM,
+    P_RULE_FN,
+    P_RULE_SCREEN,
     P_SPLIT_RULE,
     P_TAU,
     RULE_BEST_VS_NULL,
     RULE_BEST_VS_SECOND,
 )
-from .rules import NULL_GAIN
+from .rules import KEEP, NULL_GAIN, user_verdict
 from .state import slot_arrays
 
 
@@ -483,19 +486,39 @@ def numeric_screen_gain(
 
 @njit(inline="always")
 def screen_applies(params, eps):
-    """Whether :func:`screen_keeps` can speak for the leaf's rule: best vs second or best vs
-    null, information gain, MOA's cut points, and eps >= tau (no tie)."""
+    """Whether :func:`screen_keeps` can speak for the leaf's rule: information gain, MOA's cut
+    points, and the built-in best vs second or best vs null with eps >= tau (no tie), or a
+    user's split rule declared monotone (``split_rule_monotone=True``)."""
+    if params[P_CUTS] != CUTS_GAUSSIAN or int(params[P_CRITERION]) != CRIT_INFO_GAIN:
+        return False
+    if params[P_RULE_FN] != 0.0:
+        return params[P_RULE_SCREEN] > 0.0
     rule = int(params[P_SPLIT_RULE])
-    return (
-        eps >= params[P_TAU]
-        and params[P_CUTS] == CUTS_GAUSSIAN
-        and int(params[P_CRITERION]) == CRIT_INFO_GAIN
-        and (rule == RULE_BEST_VS_SECOND or rule == RULE_BEST_VS_NULL)
-    )
+    return eps >= params[P_TAU] and (rule == RULE_BEST_VS_SECOND or rule == RULE_BEST_VS_NULL)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def screen_keeps(params, nom_index, merits, cuts, eps):
+def screen_top_two(nom_index, merits, cuts):
+    """The screen's best and second-best merits over the features with a candidate: (usable,
+    top, second, candidates); not usable where a merit is NaN or no candidate has a finite
+    merit (the exact search then decides)."""
+    top = -np.inf
+    second = -np.inf
+    n_candidates = 0
+    for j in range(merits.shape[0]):
+        if not has_candidate(nom_index, cuts, j):
+            continue
+        g = merits[j]
+        if np.isnan(g):
+            return False, top, second, n_candidates
+        n_candidates += 1
+        second = max(second, min(top, g))
+        top = max(top, g)
+    return top > -np.inf, top, second, n_candidates
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def screen_keeps(params, nom_index, merits, cuts, eps, n, looks, depth):
     """Whether the leaf's rule keeps the leaf for certain, told from merits within
     ``SCREEN_SLACK`` of the split search's (:func:`feature_candidates` with ``screen``; a
     numeric feature's cut there is 0 where it has a candidate, NaN where not): the stream
@@ -505,21 +528,18 @@ def screen_keeps(params, nom_index, merits, cuts, eps):
     The exact rule's quantity is the best merit less the second's (or less the null split's
     gain); the true best lies at most ``SCREEN_SLACK`` above the screen's best and the true
     second at most that below the screen's second, so when the screen's quantity plus twice
-    the slack is below the threshold, the exact quantity is too."""
-    top = -np.inf
-    second = -np.inf
-    n_candidates = 0
-    for j in range(merits.shape[0]):
-        if not has_candidate(nom_index, cuts, j):
-            continue
-        g = merits[j]
-        if np.isnan(g):
-            return False
-        n_candidates += 1
-        second = max(second, min(top, g))
-        top = max(top, g)
-    if top == -np.inf:
-        return False  # no candidate with a finite merit: the exact search says so
+    the slack is below the threshold, the exact quantity is too.  A user's monotone rule is
+    asked at the most favourable merits the slack allows (the best raised by it, the second
+    lowered): where it waits there, it waits at the exact merits (n, looks and depth are what
+    it is asked with)."""
+    usable, top, second, n_candidates = screen_top_two(nom_index, merits, cuts)
+    if not usable:
+        return False
+    if params[P_RULE_FN] != 0.0:
+        verdict = user_verdict(
+            params, top + SCREEN_SLACK, second - SCREEN_SLACK, NULL_GAIN, eps, n, looks, depth
+        )
+        return verdict == KEEP
     if int(params[P_SPLIT_RULE]) == RULE_BEST_VS_NULL:
         return top + SCREEN_SLACK - NULL_GAIN < eps
     if n_candidates < 2 or second == -np.inf:
@@ -743,15 +763,46 @@ def is_binary_nominal(C, m, cut):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def branch_dists(T, C, s, j, cut, post):
-    """Class distribution of each branch of the test (feature j, cut) from statistics slot s,
-    into ``post``; returns the number of branches."""
+def branch_table(C, S, s, j, cut, post):
+    """Class distribution of each branch of the test (feature j, cut) from statistics slot s of
+    the slot arrays ``S``, into ``post``; returns the number of branches."""
     m = C.nom_index[j]
     if is_binary_nominal(C, m, cut):
-        nominal_binary_post(T.nom, T.nom_w, s, m, int(cut), post)
+        nominal_binary_post(S.nom, S.nom_w, s, m, int(cut), post)
         return 2
     if m >= 0:
-        nominal_post(T.nom, s, m, C.nom_card[m], post)
+        nominal_post(S.nom, s, m, C.nom_card[m], post)
         return C.nom_card[m]
-    gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
+    gaussian_binary_dists(S.g_w, S.g_mean, S.g_m2, S.g_min, S.g_max, s, j, cut, post)
     return 2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def branch_dists(T, C, s, j, cut, post):
+    """:func:`branch_table` over the tree's arrays."""
+    return branch_table(C, slot_arrays(T), s, j, cut, post)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def fill_stats(C, S, class_counts, s, node, b1, cut1, b2, cut2, stats, post):
+    """What a data-dependent bound reads (:mod:`workbench.bounds.leaf_stats`) into ``stats``:
+    the leaf's class weights and the branch-by-class weights of the candidates (b1, cut1) and
+    (b2, cut2) (-1: there is none), the tables a split would install (``post`` is scratch)."""
+    K = class_counts.shape[1]
+    B = (stats.shape[0] - STATS_HEADER - K) // (2 * K)
+    for q in range(stats.shape[0]):
+        stats[q] = 0.0
+    stats[STATS_K] = K
+    stats[STATS_B_MAX] = B
+    for k in range(K):
+        stats[STATS_HEADER + k] = class_counts[node, k]
+    for which in range(2):
+        j = b1 if which == 0 else b2
+        if j < 0:
+            continue
+        nb = branch_table(C, S, s, j, cut1 if which == 0 else cut2, post)
+        stats[STATS_B_BEST + which] = nb
+        start = STATS_HEADER + K + which * B * K
+        for b in range(min(nb, B)):
+            for k in range(K):
+                stats[start + b * K + k] = post[b, k]

@@ -15,6 +15,7 @@ from ..core.params import (
     ATTEMPT_COUNTS,
     BOUND_USER,
     BOUND_USER_SCHEDULE,
+    BOUND_USER_STATS,
     BOUNDS,
     CRITERIA,
     CUT_POLICIES,
@@ -34,6 +35,7 @@ from ..core.params import (
     P_DELTA,
     P_GRACE,
     P_GRACE_CLOCK,
+    P_GRACE_FN,
     P_LEAF_PRED,
     P_MARGIN_FACTOR,
     P_MAX_DEPTH,
@@ -47,6 +49,8 @@ from ..core.params import (
     P_REEVAL,
     P_REEVAL_CLOCK,
     P_REEVAL_RULE,
+    P_RULE_FN,
+    P_RULE_SCREEN,
     P_SPLIT_RULE,
     P_TAU,
     P_UPDATE,
@@ -66,6 +70,14 @@ SLOT_CAPACITY = 64
 #: where each split bound's epsilon comes from, as explanations and charts name it
 
 
+#: a user bound's kind -> its code in the policy vector and its signature
+_USER_BOUNDS = {
+    "user": (BOUND_USER, fx.BOUND_SIG),
+    "user_schedule": (BOUND_USER_SCHEDULE, fx.SCHEDULE_SIG),
+    "user_stats": (BOUND_USER_STATS, fx.STATS_BOUND_SIG),
+}
+
+
 class EngineDriver:
     """The policy vector, the tree's arrays and the kernel calls of a
     :class:`~workbench.learners.BaseTree` (whose checked parameters are ``self._p``)."""
@@ -73,8 +85,8 @@ class EngineDriver:
     def _user_functions(self) -> dict:
         """{role: function} of this learner's user functions."""
         out = {}
-        for role in ("bound", "criterion"):
-            f = getattr(self, role, None)
+        for name, role in self._user_function_params.items():
+            f = getattr(self, name, None)
             if fx.is_user_function(f):
                 out[role] = f
         return out
@@ -83,13 +95,18 @@ class EngineDriver:
         """The user functions' addresses in the policy vector (they hold in this process only:
         an unpickled learner binds them again)."""
         q = self._p
-        if q.bound in ("user", "user_schedule"):
-            sig = fx.SCHEDULE_SIG if q.bound == "user_schedule" else fx.BOUND_SIG
-            params[P_BOUND] = BOUND_USER_SCHEDULE if q.bound == "user_schedule" else BOUND_USER
+        if q.bound in _USER_BOUNDS:
+            code, sig = _USER_BOUNDS[q.bound]
+            params[P_BOUND] = code
             params[P_BOUND_FN] = fx.address(self.bound, sig, "bound")
         if q.criterion == "user":
             params[P_CRITERION] = fx.address(self.criterion, fx.IMPURITY_SIG, "criterion")
             params[P_CRITERION_RANGE] = q.criterion_range
+        if getattr(q, "split_rule", None) == "user":
+            params[P_RULE_FN] = fx.address(self.split_rule, fx.SPLIT_RULE_SIG, "split rule")
+            params[P_RULE_SCREEN] = 1.0 if q.rule_monotone else 0.0
+        if getattr(q, "grace_schedule", None) == "user":
+            params[P_GRACE_FN] = fx.address(self.grace_schedule, fx.GRACE_SIG, "grace schedule")
 
     def _kernel_failed(self, exc, extra=None):
         """An exception from a kernel: when user functions took part, the learner is marked

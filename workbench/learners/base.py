@@ -51,6 +51,38 @@ def _require_y(y, name: str) -> None:
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
 
+#: a user bound's signature by its kind
+USER_BOUND_SIGNATURES = {
+    "user": fx.BOUND_SIG,
+    "user_schedule": fx.SCHEDULE_SIG,
+    "user_stats": fx.STATS_BOUND_SIG,
+}
+#: the set-up's calls of a user's split rule: (g_best, g_second, g_null, eps, tau, n, looks,
+#: depth) at a clear margin, a near tie, one candidate, and MOA's null merit of -inf
+_RULE_PROBES = (
+    (0.3, 0.05, 0.0, 0.1, 0.05, 200.0, 1, 0),
+    (0.11, 0.1, 0.0, 0.02, 0.05, 5000.0, 25, 3),
+    (0.2, -math.inf, 0.0, 0.3, 0.05, 400.0, 2, 1),
+    (0.2, 0.1, -math.inf, 0.08, 0.0, 1000.0, 5, 2),
+)
+#: the set-up's calls of a user's grace schedule: (n, g_best, g_second, eps, looks)
+_SCHEDULE_PROBES = (
+    (200.0, 0.3, 0.05, 0.1, 1),
+    (5000.0, 0.11, 0.1, 0.02, 25),
+    (400.0, 0.2, -math.inf, 0.3, 2),
+    (300.0, math.nan, math.nan, math.inf, 3),
+)
+
+
+def _probe_stats(n_classes: int, n: float) -> np.ndarray:
+    """A leaf of weight n and its two candidates, as a data-dependent bound sees them at the
+    set-up's probe (``workbench.bounds.leaf_stats``)."""
+    from ..bounds.leaf_stats import make_stats
+
+    leaf = np.full(n_classes, n / n_classes)
+    half = np.vstack([leaf * 0.75, leaf * 0.25])
+    return make_stats(leaf, half, half[::-1])
+
 
 class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     """Engine-backed incremental decision tree, a scikit-learn classifier (see
@@ -109,6 +141,15 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     #: the learner's own constructor parameters and their defaults, after BaseTree's (keyword
     #: only; stored as given, checked by the learner's ``_validated``)
     _extra_params: dict = {}
+    #: why the learner takes no split rule or grace schedule of a user's (None: it takes them)
+    _no_user_rule: str | None = None
+    #: the parameters that may hold a user's numba function, and the role each plays
+    _user_function_params = {
+        "bound": "bound",
+        "criterion": "criterion",
+        "split_rule": "split rule",
+        "grace_schedule": "grace schedule",
+    }
 
     def __init__(
         self,
@@ -133,6 +174,9 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         binary_nominal=False,
         bound_label=None,
         criterion_range=None,
+        split_rule=None,
+        split_rule_monotone=False,
+        grace_schedule=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -154,6 +198,9 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         self.binary_nominal = binary_nominal
         self.bound_label = bound_label
         self.criterion_range = criterion_range
+        self.split_rule = split_rule
+        self.split_rule_monotone = split_rule_monotone
+        self.grace_schedule = grace_schedule
 
     def __init_subclass__(cls, **kwargs):
         """Merge the class-level tables along the class hierarchy, then give the class the
@@ -218,7 +265,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
         p.grace_period = check_positive_real(self.grace_period, "grace_period")
         p.bound = self._checked_bound()
-        if self.delta is None and p.bound in ("ctree", "user", "user_schedule"):
+        if self.delta is None and p.bound in ("ctree", *USER_BOUND_SIGNATURES):
             p.delta = None  # 000 Remark 1: delta = 1/t
         elif self.delta is None:
             p.delta = 1e-7
@@ -236,6 +283,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
             raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
         p.tau = float(tau)
         p.criterion, p.criterion_range = self._checked_criterion()
+        p.split_rule, p.rule_monotone, p.grace_schedule = self._checked_hooks()
         if p.criterion == "kearns_mansour" and p.n_classes != 2:
             raise ValueError(
                 "criterion 'kearns_mansour' is defined for two classes only; "
@@ -274,14 +322,20 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         return p
 
     # ------------------------------------------------------------------ user functions
+    def _user_bound_kinds(self) -> dict:
+        """A user's bound by its number of arguments: 4, 7 (a schedule) or 5 (data-dependent;
+        not where the learner's own kernel cannot fill the leaf's statistics)."""
+        return {4: "user", 7: "user_schedule", 5: "user_stats"}
+
     def _checked_bound(self) -> str:
-        """The bound's name, or "user" / "user_schedule" for a user's njit function of 4 / 7
-        arguments (compiled and checked here: :mod:`workbench._functions`)."""
+        """The bound's name, or "user" / "user_schedule" / "user_stats" for a user's njit
+        function of 4 / 7 / 5 arguments (compiled and checked here:
+        :mod:`workbench._functions`)."""
         b = self.bound
         if fx.is_user_function(b):
-            schedule = fx.n_parameters(b) == len(fx.SCHEDULE_SIG.args)
-            fx.compile_for(b, fx.SCHEDULE_SIG if schedule else fx.BOUND_SIG, "bound")
-            return "user_schedule" if schedule else "user"
+            kind = self._user_bound_kinds().get(fx.n_parameters(b), "user")
+            fx.compile_for(b, USER_BOUND_SIGNATURES[kind], "bound")
+            return kind
         if b not in self._bounds:
             raise ValueError(
                 f"bound must be one of {sorted(self._bounds)} or a numba-jitted function "
@@ -293,6 +347,42 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 "its own name"
             )
         return b
+
+    def _checked_hooks(self):
+        """(split rule, monotone, grace schedule): "user" or None for each of the user's numba
+        functions (compiled and checked here), and whether the rule is declared monotone."""
+        rule, monotone, schedule = self.split_rule, self.split_rule_monotone, self.grace_schedule
+        for name, value in (("split_rule", rule), ("grace_schedule", schedule)):
+            if value is not None and not fx.is_user_function(value):
+                sig = fx.SPLIT_RULE_SIG if name == "split_rule" else fx.GRACE_SIG
+                raise ValueError(
+                    f"{name} must be None or a numba-jitted function {fx.EXPECTED[sig]}; "
+                    f"got {value!r}"
+                )
+            if value is not None and self._no_user_rule:
+                raise ValueError(
+                    f"{type(self).__name__} takes no {name}: {self._no_user_rule}; got "
+                    f"{name}={fx.display_name(value)}"
+                )
+        if not isinstance(monotone, (bool, np.bool_)):
+            raise ValueError(
+                f"split_rule_monotone must be True or False; got {monotone!r} (a "
+                f"{type(monotone).__name__})"
+            )
+        if monotone and rule is None:
+            raise ValueError(
+                "split_rule_monotone declares a user's split_rule monotone; without a "
+                "split_rule the built-in rule's screen applies as it is"
+            )
+        if rule is not None:
+            fx.compile_for(rule, fx.SPLIT_RULE_SIG, "split rule")
+        if schedule is not None:
+            fx.compile_for(schedule, fx.GRACE_SIG, "grace schedule")
+        return (
+            None if rule is None else "user",
+            bool(monotone),
+            None if schedule is None else "user",
+        )
 
     def _checked_criterion(self):
         """(name, range): the criterion's name and None, or "user" and the range R of the user
@@ -333,28 +423,42 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 )
         else:
             R = float(merit_range(K, CRITERIA[p.criterion]))
-        if p.bound not in ("user", "user_schedule"):
+        if p.split_rule == "user":
+            for args in _RULE_PROBES:
+                v = fx.call(self.split_rule, *args)
+                fx.check_value(self.split_rule, "split rule", args, v, "verdict")
+        if p.grace_schedule == "user":
+            g = float(p.grace_period)
+            for n, g1, g2, eps, looks in _SCHEDULE_PROBES:
+                args = (n, g1, g2, eps, float(p.tau), g, looks)
+                v = fx.call(self.grace_schedule, *args)
+                fx.check_value(self.grace_schedule, "grace schedule", args, v, "wait")
+        if p.bound not in USER_BOUND_SIGNATURES:
             return
         for n in (1.0, 2.0, 10.0, 200.0, 1e4, 1e6):
             delta = p.delta if p.delta is not None else 1.0 / n
             args = (n, delta, R, K)
             if p.bound == "user_schedule":
                 args = (*args, 2, int(n), p.n_features)
+            elif p.bound == "user_stats":
+                args = (*args, _probe_stats(K, n))
             fx.check_value(self.bound, "bound", args, fx.call(self.bound, *args), "eps")
 
     # pickled with references to the user functions (module and name), deep-copied sharing
     # them: the stepper keeps deep copies of models; a numba function copies to itself
     def __getstate__(self):
         state = dict(self.__dict__)
-        for role, f in self._user_functions().items():
-            state[role] = fx.reference(f, role)
+        for name, role in self._user_function_params.items():
+            f = state.get(name)
+            if fx.is_user_function(f):
+                state[name] = fx.reference(f, role)
         return state
 
     def __setstate__(self, state):
         state = dict(state)
-        for role in ("bound", "criterion"):
-            if role in state:
-                state[role] = fx.resolve(state[role], role)
+        for name, role in self._user_function_params.items():
+            if name in state:
+                state[name] = fx.resolve(state[name], role)
         self.__dict__.update(state)
         if self._is_set_up() and hasattr(self, "_p") and hasattr(self._p, "criterion"):
             self._writable()
@@ -715,6 +819,57 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
 
     def memory_bytes(self) -> int:
         return st.nbytes(self._state)
+
+    def split_log(self):
+        """One row per split the tree made, in the order made, replaced and removed ones
+        included, as a ``pandas.DataFrame`` (``montecarlo.audit_tree`` reads it):
+
+        ``node``, ``depth``, ``t`` (the tree's count of instances learned when it split), ``n``
+        (the leaf's weight then), ``looks`` (its split attempts, this one included),
+        ``feature`` (and ``feature_name``), ``threshold`` (the cut; the code v of a binary
+        nominal test ``x == v``; NaN for a multiway one), ``tie`` (split by the tie rule,
+        epsilon < tau: a split that claims no best feature), ``epsilon``, ``g_best`` and
+        ``g_second`` (what the rule compared), ``parent_entry`` (the row of the split the node
+        hangs below, -1 at a root) and ``branch`` (which of its branches), ``tree`` (which tree
+        of a forest), ``replaced`` (a re-evaluation replaced or killed it: EFDT) and
+        ``in_tree`` (it stands in the tree now).  A split made by a re-evaluation has
+        ``looks`` 0 and ``g_second`` the current split's merit it beat."""
+        import pandas as pd
+
+        self._require_fitted()
+        T = self._state
+        rows = T.log[: int(T.meta[st.M_N_LOG])]
+        parent = rows[:, st.LOG_PARENT].astype(np.int64)
+        node = rows[:, st.LOG_NODE].astype(np.int64)
+        top = np.arange(len(rows))
+        for _ in range(len(rows)):  # climb to each split's root entry
+            up = parent[top]
+            if not (up >= 0).any():
+                break
+            top = np.where(up >= 0, up, top)
+        roots = {int(r): i for i, r in enumerate(T.roots)}
+        feature = rows[:, st.LOG_FEATURE].astype(np.int64)
+        return pd.DataFrame(
+            {
+                "node": node,
+                "depth": rows[:, st.LOG_DEPTH].astype(np.int64),
+                "t": rows[:, st.LOG_T].astype(np.int64),
+                "n": rows[:, st.LOG_N],
+                "looks": rows[:, st.LOG_LOOKS].astype(np.int64),
+                "feature": feature,
+                "feature_name": [self.feature_names_[j] for j in feature],
+                "threshold": rows[:, st.LOG_THRESHOLD],
+                "tie": rows[:, st.LOG_TIE] > 0,
+                "epsilon": rows[:, st.LOG_EPS],
+                "g_best": rows[:, st.LOG_G_BEST],
+                "g_second": rows[:, st.LOG_G_SECOND],
+                "parent_entry": parent,
+                "branch": rows[:, st.LOG_BRANCH].astype(np.int64),
+                "tree": [roots.get(int(node[i]), 0) for i in top],
+                "replaced": rows[:, st.LOG_REPLACED] > 0,
+                "in_tree": rows[:, st.LOG_IN_TREE] > 0,
+            }
+        )
 
     def summary(self) -> dict:
         return {

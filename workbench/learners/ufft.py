@@ -192,6 +192,11 @@ class UFFT(BaseTree):
     c = 1.0
     binary_nominal = False
     criterion_range = None
+    split_rule_monotone = False
+    _no_user_rule = (
+        "its forest's leaves attempt their splits in UFFT's own kernel (naive-Bayes nodes, ties "
+        "and the short-term memory), which calls no user rule or schedule"
+    )
 
     def __init__(
         self,
@@ -217,6 +222,8 @@ class UFFT(BaseTree):
         class_names=None,
         bound="hoeffding",
         bound_label=None,
+        split_rule=None,
+        grace_schedule=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -239,6 +246,8 @@ class UFFT(BaseTree):
         self.ddm_drift = ddm_drift
         self.bound = bound
         self.bound_label = bound_label
+        self.split_rule = split_rule
+        self.grace_schedule = grace_schedule
 
     # ------------------------------------------------------------------ set-up
     def _validated(self, n_features, n_classes, categories=None):
