@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..bounds.leaf_stats import stats_size
-from .epsilon import NO_STATS, needs_stats, node_epsilon
+from .epsilon import needs_stats, node_epsilon
 from .params import (
     MERITS_MOA,
     P_MARGIN_FACTOR,
@@ -178,9 +178,9 @@ def split_decision(T, C, node, merits, cuts, post):
     The best and second best are MOA's (:func:`moa_best_two`: ties go to the later feature).
     (The stream kernel calls :func:`leaf_decision` itself, with the arrays it reads.)
     """
-    stats = NO_STATS
-    if needs_stats(C.params):
-        stats = np.empty(stats_size(T.class_counts.shape[1], post.shape[0]))
+    # (a local array: a global one is a read-only constant to numba, another type)
+    size = stats_size(T.class_counts.shape[1], post.shape[0]) if needs_stats(C.params) else 0
+    stats = np.empty(size)
     return leaf_decision(
         C, node_arrays(T), slot_arrays(T), T.meta[M_T], node, merits, cuts, post, stats, False
     )

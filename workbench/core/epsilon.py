@@ -56,9 +56,6 @@ from .params import (
 )
 from .state import LEAF, M_T, class_len_now
 
-#: the ``stats`` of a bound that reads none
-NO_STATS = np.zeros(0)
-
 
 @njit(cache=True, no_cpython_wrapper=True)
 def node_range(params, cls_len, class_counts, kind, node):
@@ -123,7 +120,7 @@ def needs_stats(params):
 def split_epsilon(T, C, node, n):
     """:func:`epsilon_at` as a call (the forest's kernels, whose learner takes no
     data-dependent bound)."""
-    return epsilon_at(T, C, node, n, NO_STATS)
+    return epsilon_at(T, C, node, n, np.empty(0))
 
 
 @njit(inline="always")

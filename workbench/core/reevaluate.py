@@ -18,7 +18,7 @@ from ._inline import inline, release
 from .criteria import impurity_row, split_merit
 from .edits import kill_subtree, leave_log, replace_split
 from ..bounds.leaf_stats import stats_size
-from .epsilon import NO_STATS, epsilon_at, needs_stats
+from .epsilon import epsilon_at, needs_stats
 from .params import (
     MERITS_MOA,
     P_CRITERION,
@@ -97,7 +97,7 @@ def reevaluation_stats(T, C, node, best, cuts, post):
     candidate's place, the current split's (the rival of best vs current); nothing where the
     bound is not one."""
     if not needs_stats(C.params):
-        return NO_STATS
+        return np.empty(0)
     stats = np.empty(stats_size(T.class_counts.shape[1], post.shape[0]))
     b1 = best if 0 <= best < cuts.shape[0] else -1
     fill_stats(
