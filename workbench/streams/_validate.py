@@ -166,7 +166,7 @@ def as_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
         if bad.any():
             i = int(np.argmax(bad))
             raise ValueError(
-                f"{name} must hold integer class labels 0..K-1, found {arr[i]!r} at {name}[{i}]"
+                f"{name} must hold integer class labels 0..K-1, found {float(arr[i])!r} at {name}[{i}]"
             )
         labels = arr.astype(np.int64)
     else:
