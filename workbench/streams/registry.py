@@ -3,9 +3,9 @@
 Each :class:`Dataset` is one loadable table (the binary Covertype and the full KDD file are records
 of their own).  The documented shape is what the loaders check a parsed file against: a different
 number of feature columns, classes or rows is an error (a download cut short at a line boundary
-parses, and only its row count tells), a different class size a warning naming both figures.  ``notes`` records where a paper
-quotes a different figure.  :func:`list_datasets` shows the registry as a table, with what is
-already on disk.
+parses, and only its row count tells), a different class size a warning naming both figures.
+``notes`` records where a paper quotes a different figure.  :func:`list_datasets` shows the
+registry as a table, with what is already on disk.
 """
 
 from __future__ import annotations
