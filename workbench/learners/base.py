@@ -85,6 +85,15 @@ from ..core.validate import (
 )
 from .._numbers import compared, count
 from ._api import ClassifierAPI
+from .._checks import check_bool
+from ._memory import (
+    RoomPlan,
+    allocate_within,
+    check_memory_limit,
+    describe_sizes,
+    plan_room,
+    row_bytes,
+)
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -379,7 +388,7 @@ class BaseTree(ClassifierAPI):
         else:
             p.delta = check_probability(self.delta, "delta")
         p.c = float(check_positive_real(self.c, "c"))
-        p.binary_nominal = bool(self.binary_nominal)
+        p.binary_nominal = check_bool(self.binary_nominal, "binary_nominal")
         tau = self.tau
         if (
             isinstance(tau, bool)
@@ -410,12 +419,7 @@ class BaseTree(ClassifierAPI):
         p.max_depth = (
             None if self.max_depth is None else check_positive_int(self.max_depth, "max_depth", 0)
         )
-        mem = self.memory_limit_mb
-        if mem is not None and (
-            isinstance(mem, bool) or not isinstance(mem, numbers.Real) or not mem > 0
-        ):
-            raise ValueError(f"memory_limit_mb must be a positive number or None; got {mem!r}")
-        p.memory_limit_mb = mem
+        p.memory_limit_mb = check_memory_limit(self.memory_limit_mb)
         nbt = self.nb_threshold
         if isinstance(nbt, bool) or not isinstance(nbt, numbers.Real) or nbt < 0:
             raise ValueError(f"nb_threshold must be a number >= 0; got {nbt!r}")
@@ -619,6 +623,11 @@ class BaseTree(ClassifierAPI):
         classes = np.asarray(classes)
         if classes.ndim != 1 or len(classes) < 2:
             raise ValueError(f"a classifier needs at least two classes; got {classes.tolist()!r}")
+        # the constructor's sizes first: n_features=0 is a bad argument, not a width mismatch
+        if self.n_features is not None:
+            check_positive_int(self.n_features, "n_features")
+        if self.n_classes is not None:
+            check_positive_int(self.n_classes, "n_classes", 2)
         if self.n_features is not None and self.n_features != n_features:
             raise ValueError(
                 f"X has {n_features} columns but the model was built for "
@@ -668,24 +677,50 @@ class BaseTree(ClassifierAPI):
 
     def _new_tree(self):
         card = max(self.nominal_features_.values(), default=1)
-        self._state = st.allocate(
+        sizes = (
             self.n_features_in_,
             self.n_classes_,
             len(self.nominal_features_),
             card,
             max(2, card),
-            node_capacity=NODE_CAPACITY,
-            slot_capacity=SLOT_CAPACITY,
-            n_trees=self._n_trees,
+        )
+        room = self._room(sizes, self._n_trees)
+        self._state = allocate_within(
+            sizes, room, self._n_trees, self._p.memory_limit_mb, type(self).__name__
         )
         engine.init_root(self._state)
-        p = self._config.params
-        if self._p.memory_limit_mb is None:
-            p[P_MAX_NODES] = np.inf
-        else:  # a node and the statistics slot it may hold
-            per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
+        self._config.params[P_MAX_NODES] = room.max_nodes
         return self
+
+    def _room(
+        self,
+        sizes,
+        n_trees,
+        *,
+        free_nodes=None,
+        free_slots=1,
+        extra_node=0,
+        extra_fixed=0,
+        capacities=(NODE_CAPACITY, SLOT_CAPACITY),
+    ) -> RoomPlan:
+        """The first capacities and the memory guard of a tree of these ``sizes`` (the
+        arguments of ``state.allocate``) under ``memory_limit_mb`` (:mod:`._memory`): the
+        arrays grow (``_run``) until ``free_nodes`` nodes (default: one split's branches and
+        one) and ``free_slots`` slots are free; ``extra_node`` and ``extra_fixed`` are bytes
+        of a learner's own arrays, per node and in all."""
+        node, slot, fixed = row_bytes(*sizes, n_trees=n_trees)
+        return plan_room(
+            self._p.memory_limit_mb,
+            node_bytes=node + extra_node,
+            slot_bytes=slot,
+            fixed_bytes=fixed + extra_fixed,
+            free_nodes=sizes[4] + 1 if free_nodes is None else free_nodes,
+            free_slots=free_slots,
+            roots=n_trees,
+            node_capacity=capacities[0],
+            slot_capacity=capacities[1],
+            what=describe_sizes(type(self).__name__, sizes),
+        )
 
     def _is_set_up(self) -> bool:
         return hasattr(self, "_state")
@@ -1032,6 +1067,7 @@ class BaseTree(ClassifierAPI):
 
     def to_dot(self, **kwargs) -> str:
         """Graphviz DOT source of the tree (see ``workbench.viz.to_dot`` for options)."""
+        self._require_fitted()
         kwargs.setdefault("feature_names", self.feature_names_)
         kwargs.setdefault("class_names", self.class_names_)
         return tree_to_dot(self, **kwargs)

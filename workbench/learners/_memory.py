@@ -1,0 +1,184 @@
+"""How much room a tree's arrays get under ``memory_limit_mb``, decided before they exist.
+
+A tree's arrays (:class:`workbench.core.state.TreeState`) have a row per node and a row per
+statistics slot, and double when the kernel runs out of free rows (``state.grow``).  The limit
+must hold for all of it, the first allocation included: with a million features and two classes
+one statistics slot holds 80 MB, and the 64 slots a new tree used to start with took 5 GB under
+the default limit of 256 MB.
+
+So the plan is made from the sizes of one row (read off a state of zero rows, which costs
+nothing) before anything is allocated:
+
+* ``rows``: how many node rows, each with a statistics slot, fit in the limit after the arrays
+  of a fixed size (the roots, the counters, UFFT's short-term memory);
+* the final capacity ``c0 * 2**j <= rows``, with ``c0`` the first capacity (at most the usual
+  one): the doublings land on it exactly;
+* the memory guard ``P_MAX_NODES = final - free``: when the kernel stops for room, the arrays
+  grow until ``free`` node rows (one split's branches and one) and a slot are free
+  (``BaseTree._run``); the guard refuses a split that would leave fewer at the final
+  capacities, so the arrays never grow past them.
+
+A tree that cannot even start (its root, the free rows, and two statistics slots) is a
+``ValueError`` naming ``memory_limit_mb`` and what it would need.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core import state as st
+
+
+class RoomPlan(NamedTuple):
+    node_capacity: int  # rows of the first allocation
+    slot_capacity: int
+    max_nodes: float  # the memory guard (inf: no limit)
+
+
+def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
+    """(bytes per node row, bytes per statistics slot, bytes of the fixed arrays) of a state
+    with these sizes, computed from a state of zero rows (nothing of size is allocated)."""
+    empty = st.allocate(
+        n_features,
+        n_classes,
+        n_nominal,
+        max_values,
+        branch,
+        node_capacity=0,
+        slot_capacity=0,
+        n_trees=n_trees,
+    )
+
+    def per_row(names):
+        return sum(
+            getattr(empty, f).itemsize * math.prod(getattr(empty, f).shape[1:]) for f in names
+        )
+
+    node = per_row(st.NODE_FIELDS) + np.dtype(np.int64).itemsize  # + its free-list entry
+    slot = per_row(st.SLOT_FIELDS) + np.dtype(np.int64).itemsize
+    fixed = empty.roots.nbytes + empty.meta.nbytes
+    return int(node), int(slot), int(fixed)
+
+
+def _mb(n_bytes: float) -> str:
+    mb = n_bytes / 2**20
+    return f"{mb:,.0f} MB" if mb >= 1000 else f"{mb:.4g} MB"
+
+
+def plan_room(
+    limit_mb,
+    *,
+    node_bytes: int,
+    slot_bytes: int,
+    fixed_bytes: int,
+    free_nodes: int,
+    free_slots: int = 1,
+    roots: int = 1,
+    node_capacity: int,
+    slot_capacity: int,
+    what: str,
+) -> RoomPlan:
+    """The first capacities and the memory guard of a tree whose rows take ``node_bytes`` and
+    ``slot_bytes`` (plus ``fixed_bytes`` of arrays of a fixed size) under ``limit_mb``
+    megabytes (None: no limit; then the usual first capacities ``node_capacity`` and
+    ``slot_capacity``).  The kernel stops for room (and the arrays double) when fewer than
+    ``free_nodes`` node rows or ``free_slots`` slots are free; ``roots`` rows of each are taken
+    from the start.  ``what`` describes the tree for the error message."""
+    if limit_mb is None:
+        return RoomPlan(node_capacity, slot_capacity, math.inf)
+    minimum_nodes = roots + free_nodes
+    minimum_slots = roots + free_slots
+    budget = float(limit_mb) * 2.0**20
+    rows = int((budget - fixed_bytes) // (node_bytes + slot_bytes)) if budget > fixed_bytes else 0
+    need = minimum_nodes * node_bytes + minimum_slots * slot_bytes + fixed_bytes
+    if rows < max(minimum_nodes, minimum_slots) or need > budget:
+        raise ValueError(
+            f"memory_limit_mb={limit_mb!r} is too small for even an empty tree: {what} needs "
+            f"{_mb(need)} before it learns anything (a node takes {node_bytes:,} bytes and "
+            f"{minimum_nodes:,} are needed: the root{'s' if roots > 1 else ''} and room for "
+            f"a split; a statistics slot takes {slot_bytes:,} bytes and {minimum_slots:,} are "
+            f"needed); raise memory_limit_mb to at least {math.ceil(need / 2**20):,}, pass "
+            "memory_limit_mb=None for no limit, or use fewer features, classes or nominal values"
+        )
+    least = max(minimum_nodes, minimum_slots)
+    doublings = max(0, math.ceil(math.log2(rows / node_capacity))) if rows > node_capacity else 0
+    first = rows >> doublings  # <= node_capacity; the doublings end at first * 2**j <= rows
+    while first < least:  # a small budget: fewer doublings from a larger start
+        doublings -= 1
+        first = rows >> doublings
+    final = first << doublings
+    # slots start at half the nodes where that leaves room (the usual 128 nodes, 64 slots) and
+    # double once more; the guard keeps the free slots the kernel asks for at their final
+    # capacity as well
+    half = first // 2 >= minimum_slots and slot_capacity < node_capacity
+    slot_first = first // 2 if half else first
+    slot_final = slot_first << (doublings + half)
+    return RoomPlan(first, slot_first, float(min(final - free_nodes, slot_final - free_slots)))
+
+
+def check_memory_limit(value):
+    """``memory_limit_mb`` checked: a positive number of megabytes, or None (also infinity,
+    read as None) for no limit."""
+    import numbers
+
+    if value is None:
+        return None
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, numbers.Real)
+        or not value > 0  # NaN too
+    ):
+        raise ValueError(
+            "memory_limit_mb must be a positive number of megabytes, or None (or inf) for no "
+            f"limit; got {value!r}"
+        )
+    return None if math.isinf(value) else float(value)
+
+
+def describe_sizes(learner: str, sizes) -> str:
+    """The sizes that make a tree's rows large, for an error message."""
+    d, k, n_nominal, card, _branch = sizes
+    text = f"a {learner} of {d:,} features and {k:,} classes"
+    if n_nominal:
+        text += f", with up to {card:,} values per nominal feature"
+    return text
+
+
+def allocate_within(sizes, room: RoomPlan, n_trees: int, limit_mb, learner: str):
+    """``state.allocate`` with the planned capacities; without a limit, a request the machine
+    cannot meet is a ``MemoryError`` that says what asked for it and how much."""
+    try:
+        return st.allocate(
+            *sizes,
+            node_capacity=room.node_capacity,
+            slot_capacity=room.slot_capacity,
+            n_trees=n_trees,
+        )
+    except MemoryError:
+        node, slot, fixed = row_bytes(*sizes, n_trees=n_trees)
+        want = room.node_capacity * node + room.slot_capacity * slot + fixed
+        raise MemoryError(
+            f"{describe_sizes(learner, sizes)} needs {_mb(want)} for its first "
+            f"{room.node_capacity} nodes and {room.slot_capacity} statistics slots, more than "
+            f"this machine can allocate (memory_limit_mb={limit_mb!r}); use fewer features, "
+            "classes or nominal values"
+        ) from None
+
+
+def forest_bytes(n_features: int, n_classes: int, buffer_size: int) -> tuple[int, int]:
+    """(bytes per node row, bytes of the fixed arrays) of UFFT's forest state
+    (:func:`workbench.core.forest.allocate_forest`), from a forest of zero rows and an empty
+    short-term memory, plus that memory's ``buffer_size`` rows."""
+    from ..core import forest as fo
+
+    empty = fo.allocate_forest(0, n_features, n_classes, 0)
+    per_node = sum(
+        a.itemsize * math.prod(a.shape[1:])
+        for a in (empty.ddm, empty.warn_t, empty.ctx_t, empty.nb_tab, empty.nb_on)
+    )
+    row = (n_features + 2) * np.dtype(np.float64).itemsize  # mem_X, mem_y, mem_t
+    fixed = sum(a.nbytes for a in empty) + buffer_size * row
+    return int(per_node), int(fixed)
