@@ -544,7 +544,7 @@ def test_a_limit_too_small_for_an_empty_tree_is_an_error_naming_it(make, what):
         model.fit(X[:50], ys[:50])
 
 
-@pytest.mark.parametrize("limit", [0.5, 4.0, 256.0])
+@pytest.mark.parametrize("limit", [0.5, 2.0, 4.0, 256.0])
 def test_the_memory_limit_holds_from_the_first_allocation(limit):
     """Under the limit from the first allocation: 10,000 features made 64 statistics slots of
     0.88 MB each (56 MB under a limit of 4 MB) before any row was learned."""

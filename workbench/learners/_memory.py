@@ -9,14 +9,15 @@ the default limit of 256 MB.
 So the plan is made from the sizes of one row (read off a state of zero rows, which costs
 nothing) before anything is allocated:
 
-* ``rows``: how many node rows, each with a statistics slot, fit in the limit after the arrays
-  of a fixed size (the roots, the counters, UFFT's short-term memory);
-* the final capacity ``c0 * 2**j <= rows``, with ``c0`` the first capacity (at most the usual
-  one): the doublings land on it exactly;
-* the memory guard ``P_MAX_NODES = final - free``: when the kernel stops for room, the arrays
-  grow until ``free`` node rows (one split's branches and one) and a slot are free
-  (``BaseTree._run``); the guard refuses a split that would leave fewer at the final
-  capacities, so the arrays never grow past them.
+* the most nodes the tree may have in use, each holding a statistics slot, after the arrays of
+  a fixed size (the roots, the counters, UFFT's short-term memory) and the rows that must stay
+  free;
+* for nodes and for slots apart, a final capacity ``c0 * 2**j`` at most that many plus the free
+  rows, with ``c0`` the first capacity (at most the usual one): the doublings land on it;
+* the memory guard ``P_MAX_NODES``: when the kernel stops for room, the arrays grow until
+  ``free`` node rows (one split's branches and one) and a slot are free (``BaseTree._run``);
+  the guard refuses a split that would leave fewer at the final capacities, so the arrays never
+  grow past them.
 
 A tree that cannot even start (its root, the free rows, and two statistics slots) is a
 ``ValueError`` naming ``memory_limit_mb`` and what it would need.
@@ -84,39 +85,40 @@ def plan_room(
     """The first capacities and the memory guard of a tree whose rows take ``node_bytes`` and
     ``slot_bytes`` (plus ``fixed_bytes`` of arrays of a fixed size) under ``limit_mb``
     megabytes (None: no limit; then the usual first capacities ``node_capacity`` and
-    ``slot_capacity``).  The kernel stops for room (and the arrays double) when fewer than
-    ``free_nodes`` node rows or ``free_slots`` slots are free; ``roots`` rows of each are taken
-    from the start.  ``what`` describes the tree for the error message."""
+    ``slot_capacity``).  When the kernel stops for room the arrays double until ``free_nodes``
+    node rows and ``free_slots`` slots are free; ``roots`` nodes are taken from the start.
+    ``what`` describes the tree for the error message."""
     if limit_mb is None:
         return RoomPlan(node_capacity, slot_capacity, math.inf)
-    minimum_nodes = roots + free_nodes
-    minimum_slots = roots + free_slots
     budget = float(limit_mb) * 2.0**20
-    rows = int((budget - fixed_bytes) // (node_bytes + slot_bytes)) if budget > fixed_bytes else 0
-    need = minimum_nodes * node_bytes + minimum_slots * slot_bytes + fixed_bytes
-    if rows < max(minimum_nodes, minimum_slots) or need > budget:
+    need = (roots + free_nodes) * node_bytes + (roots + free_slots) * slot_bytes + fixed_bytes
+    if need > budget:
         raise ValueError(
             f"memory_limit_mb={limit_mb!r} is too small for even an empty tree: {what} needs "
             f"{_mb(need)} before it learns anything (a node takes {node_bytes:,} bytes and "
-            f"{minimum_nodes:,} are needed: the root{'s' if roots > 1 else ''} and room for "
-            f"a split; a statistics slot takes {slot_bytes:,} bytes and {minimum_slots:,} are "
-            f"needed); raise memory_limit_mb to at least {math.ceil(need / 2**20):,}, pass "
-            "memory_limit_mb=None for no limit, or use fewer features, classes or nominal values"
+            f"{roots + free_nodes:,} are needed: the root{'s' if roots > 1 else ''} and room "
+            f"for a split; a statistics slot takes {slot_bytes:,} bytes and "
+            f"{roots + free_slots:,} are needed); raise memory_limit_mb to at least "
+            f"{math.ceil(need / 2**20):,}, pass memory_limit_mb=None for no limit, or use "
+            "fewer features, classes or nominal values"
         )
-    least = max(minimum_nodes, minimum_slots)
-    doublings = max(0, math.ceil(math.log2(rows / node_capacity))) if rows > node_capacity else 0
-    first = rows >> doublings  # <= node_capacity; the doublings end at first * 2**j <= rows
-    while first < least:  # a small budget: fewer doublings from a larger start
-        doublings -= 1
-        first = rows >> doublings
-    final = first << doublings
-    # slots start at half the nodes where that leaves room (the usual 128 nodes, 64 slots) and
-    # double once more; the guard keeps the free slots the kernel asks for at their final
-    # capacity as well
-    half = first // 2 >= minimum_slots and slot_capacity < node_capacity
-    slot_first = first // 2 if half else first
-    slot_final = slot_first << (doublings + half)
-    return RoomPlan(first, slot_first, float(min(final - free_nodes, slot_final - free_slots)))
+    # the most nodes in use: each may hold a slot, and the free rows come on top
+    most = int((budget - need) // (node_bytes + slot_bytes)) + roots
+    node_final, node_first = _doublings(most + free_nodes, node_capacity, roots + free_nodes)
+    slot_final, slot_first = _doublings(most + free_slots, slot_capacity, roots + free_slots)
+    return RoomPlan(
+        node_first, slot_first, float(min(node_final - free_nodes, slot_final - free_slots))
+    )
+
+
+def _doublings(target: int, usual: int, least: int) -> tuple[int, int]:
+    """(final, first) capacity: ``first`` at most ``usual`` (at least ``least``) and
+    ``final = first * 2**j`` the largest such capacity up to ``target`` (``target >= least``)."""
+    j = max(0, math.ceil(math.log2(target / usual))) if target > usual else 0
+    while j > 0 and target >> j < least:
+        j -= 1
+    first = target >> j
+    return first << j, first
 
 
 def check_memory_limit(value):
