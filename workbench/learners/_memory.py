@@ -121,6 +121,37 @@ def _doublings(target: int, usual: int, least: int) -> tuple[int, int]:
     return first << j, first
 
 
+def room_for(
+    limit_mb,
+    sizes,
+    n_trees: int,
+    learner: str,
+    *,
+    free_nodes: int | None = None,
+    free_slots: int = 1,
+    extra_node: int = 0,
+    extra_fixed: int = 0,
+    capacities: tuple[int, int],
+) -> RoomPlan:
+    """:func:`plan_room` for a tree of these ``sizes`` (the arguments of ``state.allocate``):
+    its arrays grow (``BaseTree._run``) until ``free_nodes`` nodes (default: one split's
+    branches and one) and ``free_slots`` slots are free; ``extra_node`` and ``extra_fixed`` are
+    bytes of a learner's own arrays, per node and in all; ``capacities`` its usual first ones."""
+    node, slot, fixed = row_bytes(*sizes, n_trees=n_trees)
+    return plan_room(
+        limit_mb,
+        node_bytes=node + extra_node,
+        slot_bytes=slot,
+        fixed_bytes=fixed + extra_fixed,
+        free_nodes=sizes[4] + 1 if free_nodes is None else free_nodes,
+        free_slots=free_slots,
+        roots=n_trees,
+        node_capacity=capacities[0],
+        slot_capacity=capacities[1],
+        what=describe_sizes(learner, sizes),
+    )
+
+
 def check_memory_limit(value):
     """``memory_limit_mb`` checked: a positive number of megabytes, or None (also infinity,
     read as None) for no limit."""

@@ -86,14 +86,7 @@ from ..core.validate import (
 from .._numbers import compared, count
 from ._api import ClassifierAPI
 from .._checks import check_bool
-from ._memory import (
-    RoomPlan,
-    allocate_within,
-    check_memory_limit,
-    describe_sizes,
-    plan_room,
-    row_bytes,
-)
+from ._memory import allocate_within, check_memory_limit, room_for
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -684,43 +677,19 @@ class BaseTree(ClassifierAPI):
             card,
             max(2, card),
         )
-        room = self._room(sizes, self._n_trees)
+        room = room_for(
+            self._p.memory_limit_mb,
+            sizes,
+            self._n_trees,
+            type(self).__name__,
+            capacities=(NODE_CAPACITY, SLOT_CAPACITY),
+        )
         self._state = allocate_within(
             sizes, room, self._n_trees, self._p.memory_limit_mb, type(self).__name__
         )
         engine.init_root(self._state)
         self._config.params[P_MAX_NODES] = room.max_nodes
         return self
-
-    def _room(
-        self,
-        sizes,
-        n_trees,
-        *,
-        free_nodes=None,
-        free_slots=1,
-        extra_node=0,
-        extra_fixed=0,
-        capacities=(NODE_CAPACITY, SLOT_CAPACITY),
-    ) -> RoomPlan:
-        """The first capacities and the memory guard of a tree of these ``sizes`` (the
-        arguments of ``state.allocate``) under ``memory_limit_mb`` (:mod:`._memory`): the
-        arrays grow (``_run``) until ``free_nodes`` nodes (default: one split's branches and
-        one) and ``free_slots`` slots are free; ``extra_node`` and ``extra_fixed`` are bytes
-        of a learner's own arrays, per node and in all."""
-        node, slot, fixed = row_bytes(*sizes, n_trees=n_trees)
-        return plan_room(
-            self._p.memory_limit_mb,
-            node_bytes=node + extra_node,
-            slot_bytes=slot,
-            fixed_bytes=fixed + extra_fixed,
-            free_nodes=sizes[4] + 1 if free_nodes is None else free_nodes,
-            free_slots=free_slots,
-            roots=n_trees,
-            node_capacity=capacities[0],
-            slot_capacity=capacities[1],
-            what=describe_sizes(type(self).__name__, sizes),
-        )
 
     def _is_set_up(self) -> bool:
         return hasattr(self, "_state")

@@ -23,7 +23,7 @@ from ..core.steps import (
 )
 from ..core import split as sp
 from ..core.validate import check_positive_int
-from ._memory import allocate_within, forest_bytes
+from ._memory import allocate_within, forest_bytes, room_for
 from .base import BaseTree
 
 
@@ -288,9 +288,11 @@ class UFFT(BaseTree):
         sizes = (self.n_features_in_, 2, 0, 1, 2)
         # the forest's own arrays: a row per node (DDM, naive Bayes) and the short-term memory
         forest_node, forest_fixed = forest_bytes(self.n_features_in_, K, q.buffer_size)
-        room = self._room(
+        room = room_for(
+            q.memory_limit_mb,
             sizes,
             R,
+            type(self).__name__,
             # the forest kernel stops when fewer than 2R rows of either are free (every tree
             # may split once), and the arrays then grow until 2R + 1 of each are
             free_nodes=2 * R + 1,
