@@ -607,7 +607,7 @@ def test_a_dask_cluster_without_workers_is_an_error_after_a_stated_time(monkeypa
     distributed = pytest.importorskip("distributed")
     monkeypatch.setenv("WORKBENCH_DASK_NO_WORKER_TIMEOUT", "2")
     with distributed.LocalCluster(
-        n_workers=0, processes=False, dashboard_address=None, silence_logs=logging.CRITICAL
+        n_workers=0, processes=False, dashboard_address=":0", silence_logs=logging.CRITICAL
     ) as lc:
         with distributed.Client(lc) as client:
             start = time.monotonic()
