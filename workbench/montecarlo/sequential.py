@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import bounds as _bounds
+from .._checks import check_bool
 from .._rng import binomial, seed_state, uniform
 from ..active.rules import conftree_query
 from ..drift.ddm import ddm_reset, ddm_step
@@ -267,7 +268,24 @@ def feature_gains(prior, theta, criterion="entropy", unit="bits"):
     ``unit`` only matters for entropy: ``"bits"`` (information gain) or ``"half_nats"``
     (000's :math:`H_{1/2}`).
     """
-    theta = np.asarray(theta, dtype=np.float64)
+    prior = require_closed_unit("prior", prior)
+    try:
+        theta = np.asarray(theta, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"theta must be an array [d, 2] of probabilities P(X_j = 1 | Y = y); got {theta!r}"
+        ) from None
+    if theta.ndim != 2 or theta.shape[1] != 2 or theta.shape[0] < 1:
+        raise ValueError(
+            f"theta must be an array [d, 2] of probabilities P(X_j = 1 | Y = y); got shape "
+            f"{theta.shape}"
+        )
+    if not np.isfinite(theta).all() or ((theta < 0) | (theta > 1)).any():
+        raise ValueError("theta must hold probabilities in [0, 1]")
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {sorted(CRITERIA)}; got {criterion!r}")
+    if unit not in ("bits", "half_nats"):
+        raise ValueError(f"unit must be 'bits' or 'half_nats'; got {unit!r}")
     py = np.array([1.0 - prior, prior])
 
     def phi_of(col):  # col: P(Y = y) restricted to a branch, unnormalised
@@ -444,12 +462,31 @@ def split_selection(
 # =============================================================================================
 
 
-@njit(cache=True)
 def ddm_run(errors, min_instances=30, strict=False):
     """Run DDM over a 0/1 error sequence, resetting after each drift (a new context).
 
-    Returns ``(warning, drift)`` boolean arrays, one entry per example.
+    ``errors``: a sequence of 0 (right) and 1 (wrong); ``min_instances``: the examples DDM
+    sees before it may signal (an integer >= 1); ``strict``: compare with ``>`` (MOA) rather
+    than ``>=``.  Returns ``(warning, drift)`` boolean arrays, one entry per example.
     """
+    min_instances = require_int("min_instances", min_instances, 1)
+    strict = check_bool(strict, "strict")
+    try:
+        arr = np.asarray(errors, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.ndim != 1 or not np.isin(arr, (0.0, 1.0)).all():
+        shape = "" if arr is None else f" of shape {arr.shape}"
+        raise ValueError(
+            f"errors must be a 1-D sequence of 0 (right) and 1 (wrong) values; got "
+            f"{type(errors).__name__}{shape} {errors!r:.60}"
+        )
+    return _ddm_run(np.ascontiguousarray(arr), min_instances, strict)
+
+
+@njit(cache=True)
+def _ddm_run(errors, min_instances, strict):
+    """The loop of :func:`ddm_run` (checked arguments)."""
     n = errors.size
     warning = np.zeros(n, np.bool_)
     drift = np.zeros(n, np.bool_)
@@ -552,6 +589,7 @@ def ddm_false_alarms(p_error, n, trials=20_000, seed=0, min_instances=30, strict
     trials = require_int("trials", trials, 1)
     seed = require_seed(seed)
     min_instances = require_int("min_instances", min_instances, 1)
+    strict = check_bool(strict, "strict")
     fw = np.empty(trials, np.int64)
     fd = np.empty(trials, np.int64)
     nd = np.empty(trials, np.int64)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_int, check_n, check_probability, check_seed
+from ._validate import check_bool, check_int, check_n, check_probability, check_seed
 from .info import StreamInfo
 
 
@@ -152,9 +152,9 @@ def rand_cbt(
     which would lose a leaf at every split; Algorithm 4 (implemented here) gives
     max(1, floor(nX)) and the rest, which keeps exactly n leaves.
     """
-    n = check_n(n)
     n_leaves = check_int(n_leaves, "n_leaves", low=1)
     d = check_int(d, "d", low=1)
+    n = check_n(n, width=d + 1)
     q = check_probability(q, "q")
     if n < n_leaves:
         raise ValueError(
@@ -170,7 +170,7 @@ def rand_cbt(
     y = (rng.uniform(size=n) < tree.p1[owner]).astype(np.int64)
     order = rng.permutation(n)
     X, y = np.ascontiguousarray(X[order]), y[order]
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name="rand_cbt",
