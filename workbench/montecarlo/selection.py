@@ -474,6 +474,8 @@ def _law(prior, theta, numeric, cuts):
             )
         if not (np.isfinite(mu).all() and np.isfinite(sg).all() and (sg > 0).all()):
             raise ValueError("numeric: mu must be finite and sigma finite and > 0")
+    if th.shape[0] + mu.shape[0] < 2 and numeric is None:
+        raise ValueError(f"theta must have shape (d >= 2, {K}), got {th.shape}")
     if th.shape[0] + mu.shape[0] < 2:
         raise ValueError(
             "split_selection needs at least 2 features (binary theta rows + numeric mu rows)"
