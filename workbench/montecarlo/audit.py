@@ -539,7 +539,7 @@ def audit_splits(
     table["seconds"] = time.perf_counter() - t0
     if per_tree:
         cols = ["config", "seed", "splits", "wrong", "ties", "wrong_ties", "ties_unknown"]
-        cols += ["wrong_root", "any_wrong", "accuracy", "n_leaves", "first_split"]
+        cols += ["wrong_root", "any_wrong", "accuracy", "n_leaves", "first_split", "audit_seconds"]
         return table, pd.concat(trees, ignore_index=True)[cols]
     return table
 
