@@ -303,6 +303,19 @@ def test_audit_tree_matches_the_direct_computation_on_a_nominal_random_tree(nomi
         assert bool(row["wrong"]) == bool(gains[f] < gains.max() - 1e-3)
 
 
+def test_a_binary_nominal_learner_is_judged_among_binary_tests(nominal_tree):
+    _model, info = nominal_tree
+    X, y = streams.random_tree(30_000, seed=2, n_nominal=4, n_numeric=0, n_values=3)
+    ctree = learners.CTree(c=0.1, nominal_features=info.nominal_features).fit(X, y)
+    a = mc.audit_tree(ctree, info)
+    assert len(a) > 0 and not np.isnan(a["threshold"]).any()  # x == v tests only
+    pd.testing.assert_frame_equal(a, mc.audit_tree(ctree, info, nominal="binary"))
+    multi = mc.audit_tree(ctree, info, nominal="all")
+    assert (multi["gain_best"] >= a["gain_best"] - 1e-12).all()
+    with pytest.raises(ValueError, match="nominal"):
+        mc.audit_tree(ctree, info, nominal="some")
+
+
 def test_audit_tree_judges_the_feature_not_the_cut(cbt_tree):
     model, info = cbt_tree
     a0 = mc.audit_tree(model, info, tol=0.0)

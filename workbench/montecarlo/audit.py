@@ -225,6 +225,16 @@ def _truth_of(truth, sample, model):
     return law, nominal
 
 
+def _nominal_of(model, nominal):
+    """The nominal cuts the learner could make: binary tests only when it splits nominal
+    features binary (C-Tree), the multiway split and the binary tests otherwise."""
+    if nominal is not None:
+        if nominal not in ("all", "multiway", "binary"):
+            raise ValueError(f"nominal must be 'all', 'multiway' or 'binary'; got {nominal!r}")
+        return nominal
+    return "binary" if getattr(model, "binary_nominal", False) else "all"
+
+
 def _criterion_of(model, criterion):
     if criterion is not None:
         return criterion
@@ -238,7 +248,7 @@ def audit_tree(
     *,
     tol=1e-3,
     criterion=None,
-    nominal="all",
+    nominal=None,
     sample=None,
     log=None,
 ):
@@ -256,7 +266,9 @@ def audit_tree(
     criterion : ``"info_gain"`` (bits) or ``"gini"``; default the model's own criterion when it
         is Gini, information gain otherwise (a user criterion is judged by information gain).
     nominal : the nominal cuts that count: ``"all"`` (multiway and binary ``x == v``, the
-        candidates of MOA's and the workbench's trees), ``"multiway"``, ``"binary"``.
+        candidates of MOA's and the workbench's Hoeffding trees), ``"multiway"``, ``"binary"``;
+        default the learner's own (``"binary"`` when it splits nominal features binary, as
+        C-Tree does, ``"all"`` otherwise).
     sample : ``(X, y)``, an independent sample of a stream whose law is not known: the truth is
         then estimated from it (:class:`~workbench.streams.truth.SampleTruth`), and the columns
         ``gain_best_se`` and ``gain_feature_se`` state its error.
@@ -278,6 +290,7 @@ def audit_tree(
         raise ValueError(f"tol must be a number >= 0; got {tol!r}")
     law, nominal_set = _truth_of(truth, sample, model)
     crit = _criterion_of(model, criterion)
+    nominal = _nominal_of(model, nominal)
     log = split_log(model) if log is None else log
     estimated = not hasattr(law, "mass")
     out = []
@@ -355,7 +368,7 @@ def _make_learner(maker, info):
 
 
 def audit_seed(
-    seed, maker, stream, stream_kwargs=None, tol=1e-3, criterion=None, nominal="all"
+    seed, maker, stream, stream_kwargs=None, tol=1e-3, criterion=None, nominal=None
 ) -> dict:
     """One tree of :func:`audit_splits`: the stream of ``seed``, the learner ``maker`` makes,
     trained test-then-train on it, and its audit summarised (:func:`summarize_audit`), with
@@ -452,7 +465,7 @@ def audit_splits(
     stream_kwargs=None,
     tol=1e-3,
     criterion=None,
-    nominal="all",
+    nominal=None,
     level=0.95,
     backend=None,
     processes=None,
