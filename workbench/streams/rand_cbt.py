@@ -65,6 +65,15 @@ class RandCBTConcept:
         p = self.p1[leaves]
         return float(np.sum(np.asarray(mass) * np.minimum(p, 1.0 - p)))
 
+    def law(self):
+        """The stream's exact law, cell by cell (a :class:`workbench.streams.truth.CellLaw`):
+        ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
+        region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
+        split."""
+        from .truth import law_of
+
+        return law_of(self)
+
     def to_dot(self, feature_names=None) -> str:
         """Graphviz DOT source: inner nodes show their test, leaves P(Y = 1)."""
         names = feature_names or [f"x{j}" for j in range(self.lower.shape[1])]
@@ -146,7 +155,9 @@ def rand_cbt(
     q = 0.7 and 10,000 examples per leaf.  Its Bayes error is min(q, 1 - q).
 
     With ``return_info=True`` the generating tree is ``info.tree`` (a :class:`RandCBTConcept`:
-    draw it with ``info.tree.to_dot()``, ``info.tree.bayes_error()``).
+    draw it with ``info.tree.to_dot()``, ``info.tree.bayes_error()``), and ``info.tree.law()``
+    the stream's exact law, which gives the true gain of every feature's best cut in any region
+    (``info.tree.law().feature_gains([(0, "<=", 0.5)])``, :mod:`workbench.streams.truth`).
 
     Note: the prose of Sec. VII-A gives the subtrees floor(nX) and n - 1 - floor(nX) leaves,
     which would lose a leaf at every split; Algorithm 4 (implemented here) gives

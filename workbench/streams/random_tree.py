@@ -147,6 +147,15 @@ class RandomTreeConcept:
         walk(0, "")
         return "\n".join(lines)
 
+    def law(self):
+        """The stream's exact law, cell by cell (a :class:`workbench.streams.truth.CellLaw`):
+        ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
+        region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
+        split."""
+        from .truth import law_of
+
+        return law_of(self)
+
     def to_dot(self) -> str:
         """Graphviz DOT source of the tree (inner nodes name the attribute, leaves the class)."""
         out = ["digraph random_tree {", '  node [fontname="Helvetica"];']
@@ -288,7 +297,9 @@ def random_tree(
     label noise.  ``tree_seed=None`` uses ``seed`` (so ``seed=1`` gives MOA's default tree).
 
     With ``return_info=True``, ``info.tree`` is the :class:`RandomTreeConcept`: flat arrays plus
-    ``predict``, ``to_text`` and ``to_dot`` for drawing it.
+    ``predict``, ``to_text`` and ``to_dot`` for drawing it, and ``law()``, the stream's exact law
+    (:mod:`workbench.streams.truth`): the true gain of every feature's best cut, nominal and
+    numeric, in any region (``info.tree.law().feature_gains([(0, "==", 2)])``).
 
     Examples
     --------
