@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import warnings
 import zipfile
 from dataclasses import replace
@@ -252,6 +253,35 @@ def _make_fixtures():
 
 
 FILES, EXPECTED = _make_fixtures()
+AS_SHIPPED = dict(REGISTRY)  # the documented shapes (the mirror fixture puts the fixtures')
+
+#: the rows of each fixture file, in the registry's order of a set's files
+FIXTURE_PARTS = {
+    "covertype": (7,),
+    "covertype_binary": (6,),
+    "airlines": (5,),
+    "a9a": (5, 3),
+    "cod_rna": (3, 4, 2),
+    "kdd99": (23,),
+    "kdd99_full": (6,),
+    "adult_full": (3, 2),
+    "poker": (3, 10),
+    "skin": (6,),
+    "higgs": (20,),
+    "susy": (8,),
+    "hepmass": (4, 3),
+    "pima": (3,),
+}
+
+
+def _documented_as_fixtures(monkeypatch):
+    """The registry's documented shapes replaced by the fixture files' (rows, rows of each
+    file; no class sizes): a file whose rows differ from the documented ones is an error."""
+    for name, parts in FIXTURE_PARTS.items():
+        d = REGISTRY[name]
+        shape = dict(rows=sum(parts), parts=parts if len(parts) > 1 else (), class_counts=None)
+        monkeypatch.setitem(REGISTRY, name, replace(d, **shape))
+
 
 LOADERS = {
     "covertype": lambda **kw: streams.covertype(**kw),
@@ -293,9 +323,24 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_error(404)
             return
         self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        if path not in srv.no_length:
+            self.send_header("Content-Length", str(len(body)))
+        else:
+            self.close_connection = True  # the end of the connection ends the body
+        if path in srv.content_type:
+            self.send_header("Content-Type", srv.content_type[path])
         self.send_header("Content-Disposition", 'attachment; filename="../../escape_header.bin"')
         self.end_headers()
+        pause = srv.trickle.get(path)
+        if pause is not None:  # a byte now and then, as a server that holds a load for ever
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(pause)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         barrier = srv.hold.get(path)
         if barrier is not None:  # half the file, then wait until every client has asked for it
             self.wfile.write(body[: len(body) // 2])
@@ -327,10 +372,11 @@ def mirror(server, monkeypatch, tmp_path):
     """The server with the fixture files, every loader pointed at it, data_home in tmp_path."""
     server.files = dict(FILES)
     server.hits, server.redirects, server.missing, server.truncate = [], {}, set(), {}
-    server.hold = {}
+    server.hold, server.no_length, server.trickle, server.content_type = {}, set(), {}, {}
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     monkeypatch.setenv("WORKBENCH_DATA_MIRROR", server.url)
     monkeypatch.delenv("WORKBENCH_DATA", raising=False)
+    _documented_as_fixtures(monkeypatch)
     return server
 
 
@@ -348,7 +394,7 @@ def direct(mirror, monkeypatch):
 
 
 def _quiet(fn, **kw):
-    """Call a loader on a fixture file, whose row count differs from the documented one."""
+    """Call a loader on a fixture file, ignoring DatasetWarnings (class sizes, the rows asked)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", streams.DatasetWarning)
         return fn(**kw)
@@ -465,14 +511,33 @@ def test_n_reads_only_the_first_rows(name, mirror, tmp_path):
 # ------------------------------------------------------------------------- checks and warnings
 
 
-def test_row_count_and_class_sizes_differing_from_the_documented_ones_warn(mirror, tmp_path):
+@pytest.mark.parametrize("name", ["covertype", "airlines", "adult_full", "poker"])
+def test_rows_differing_from_the_documented_ones_are_an_error_and_nothing_is_kept(
+    name, mirror, tmp_path, monkeypatch
+):
+    """A file cut short at a line boundary parses: only its row count tells.  Where the
+    registry documents more rows than arrived the load fails, and the download is removed
+    (a later load would otherwise find it, checked against the sum it arrived with)."""
+    d = REGISTRY[name]
+    more = tuple(k + 1 for k in FIXTURE_PARTS[name])
+    monkeypatch.setitem(
+        REGISTRY, name, replace(d, rows=sum(more), parts=more if len(more) > 1 else ())
+    )
+    with pytest.raises(ValueError, match="where .*source documents") as exc:
+        LOADERS[name](data_home=tmp_path, progress=False)
+    assert d.files[0].member or d.files[0].filename in str(exc.value)
+    assert _files_under(tmp_path) == set()
+
+
+def test_class_sizes_differing_from_the_documented_ones_warn(mirror, tmp_path, monkeypatch):
+    d = REGISTRY["covertype"]
+    counts = (2, 1, 1, 1, 1, 0, 1)
+    monkeypatch.setitem(REGISTRY, "covertype", replace(d, class_counts=counts))
     with pytest.warns(streams.DatasetWarning) as record:
         X, y = streams.covertype(data_home=tmp_path)
     messages = [str(w.message) for w in record]
-    assert any("7 rows where the source documents 581,012" in m for m in messages)
     assert any(
-        "class sizes [1, 1, 1, 1, 1, 1, 1] where the source documents "
-        "[211840, 283301, 35754, 2747, 9493, 17367, 20510]" in m
+        "class sizes [1, 1, 1, 1, 1, 1, 1] where the source documents [2, 1, 1, 1, 1, 0, 1]" in m
         for m in messages
     )
     assert len(y) == 7  # the data is still returned
@@ -519,13 +584,17 @@ def test_a_file_with_the_documented_shape_loads_without_warnings(mirror, tmp_pat
     ],
 )
 def test_wrong_column_or_class_count_is_an_error_and_nothing_is_cached(
-    name, body, match, mirror, tmp_path
+    name, body, match, mirror, tmp_path, monkeypatch
 ):
     mirror.files[_path(name)] = body
+    d = REGISTRY[name]
+    if d.fmt in ("csv", "libsvm"):  # the rows are as documented: the columns are wrong
+        lines = (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).count(b"\n")
+        parts = (lines, *d.parts[1:]) if d.parts else ()
+        monkeypatch.setitem(REGISTRY, name, replace(d, rows=sum(parts) or lines, parts=parts))
     with pytest.raises(ValueError, match=match):
         _quiet(LOADERS[name], data_home=tmp_path)
-    written = _files_under(tmp_path)
-    assert not any(w.endswith((".npz", ".tmp", ".part")) for w in written), written
+    assert _files_under(tmp_path) == set()  # the download that failed is not kept either
 
 
 def test_truncated_download_is_an_error_and_leaves_no_file(mirror, tmp_path):
@@ -540,11 +609,119 @@ def test_truncated_download_is_an_error_and_leaves_no_file(mirror, tmp_path):
     np.testing.assert_array_equal(X, EXPECTED["covertype"][0])
 
 
+@pytest.mark.parametrize("name, n", [("skin", None), ("cod_rna", None), ("higgs", 5)])
+def test_a_download_cut_at_a_line_boundary_without_content_length_is_refused(
+    name, n, mirror, tmp_path
+):
+    """No Content-Length, and the connection ends after some whole lines: the file parses, so
+    its lines are counted against the documented rows before it is used, also when ``n=``
+    reads only the first rows of a large set."""
+    body = FILES[_path(name)]
+    text = gzip.decompress(body) if name == "higgs" else body
+    cut = b"".join(text.splitlines(keepends=True)[: FIXTURE_PARTS[name][0] // 2])
+    mirror.files[_path(name)] = gzip.compress(cut) if name == "higgs" else cut
+    mirror.no_length.add(_path(name))
+    kw = {} if n is None else {"n": n}
+    with pytest.raises(ValueError, match="lines where .* documents .* rows.*download was removed"):
+        LOADERS[name](data_home=tmp_path, progress=False, **kw)
+    assert _files_under(tmp_path) == set()
+    mirror.files[_path(name)] = body  # the whole file, still without a Content-Length, loads
+    X, y = LOADERS[name](data_home=tmp_path, progress=False, **kw)
+    np.testing.assert_array_equal(X, EXPECTED[name][0][:n])
+
+
+@pytest.mark.parametrize("size", ["below the byte bound", "above the byte bound"])
+def test_junk_from_a_mirror_is_refused_before_it_is_parsed(size, mirror, tmp_path):
+    """Junk in the file's place: past the bytes its documented rows can take the download
+    stops; below that, its lines are counted before it is parsed.  Nothing is kept."""
+    rows = 5_000 if size == "below the byte bound" else 200_000  # 6 rows documented
+    mirror.files[_path("skin")] = b"1\t2\t3\t1\n" * rows
+    mirror.no_length.add(_path("skin"))
+    error = ValueError if size == "below the byte bound" else DownloadError
+    match = "more than 16 lines" if rows == 5_000 else "more .* than the [\\d,]+ bytes"
+    with pytest.raises(error, match=match):
+        streams.skin(data_home=tmp_path, progress=False)
+    assert _files_under(tmp_path) == set()
+
+
+def test_a_download_shorter_than_its_recorded_size_is_refused(mirror, tmp_path, monkeypatch):
+    d = REGISTRY["skin"]
+    body = FILES[_path("skin")]
+    f = replace(d.files[0], size=len(body) + 10)
+    monkeypatch.setitem(REGISTRY, "skin", replace(d, files=(f,)))
+    mirror.no_length.add(_path("skin"))
+    with pytest.raises(DownloadError, match=f"{len(body):,} of its documented {len(body) + 10:,}"):
+        streams.skin(data_home=tmp_path, progress=False)
+    assert _files_under(tmp_path) == set()
+
+
+def test_a_server_sending_a_byte_now_and_then_is_abandoned(mirror, tmp_path, monkeypatch):
+    """The timeout is per read: a byte every 0.2 s never trips it.  The download has a
+    deadline (here 1.5 s, from the environment) after which it must average 64 KiB/s."""
+    monkeypatch.setenv("WORKBENCH_DOWNLOAD_DEADLINE", "1.5")
+    mirror.trickle[_path("skin")] = 0.2
+    start = time.monotonic()
+    with pytest.raises(DownloadError, match=r"abandoned after \d+ s with \d+ bytes.*1\.5 s"):
+        streams.skin(data_home=tmp_path, progress=False)
+    assert time.monotonic() - start < 10
+    assert _files_under(tmp_path) == set()
+
+
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", None])
+def test_a_web_page_in_place_of_the_file_is_refused_and_not_kept(content_type, mirror, tmp_path):
+    page = b"<!DOCTYPE html>\n<html><body>Please log in</body></html>\n"
+    mirror.files[_path("skin")] = page
+    if content_type:
+        mirror.content_type[_path("skin")] = content_type
+    with pytest.raises(DownloadError, match="sent a web page .* instead of Skin_NonSkin.txt"):
+        streams.skin(data_home=tmp_path, progress=False)
+    assert _files_under(tmp_path) == set()
+
+
+def test_a_part_file_left_by_a_killed_download_is_removed(mirror, tmp_path):
+    folder = tmp_path / "skin"
+    folder.mkdir()
+    stale, live = folder / "Skin_NonSkin.txt.k1ll3d.part", folder / "Skin_NonSkin.txt.l1ve.part"
+    for part in (stale, live):
+        part.write_bytes(b"1\t2\t")
+    an_hour_ago = time.time() - 3600
+    os.utime(stale, (an_hour_ago, an_hour_ago))  # nobody has written to it for an hour
+    streams.skin(data_home=tmp_path, progress=False)
+    assert not stale.exists() and live.exists()  # another process may still be writing that one
+
+
+@pytest.mark.parametrize(
+    "variable, value, match",
+    [
+        (
+            "WORKBENCH_DATA",
+            "~nosuchuser_wb/x",
+            r"\$WORKBENCH_DATA = '~nosuchuser_wb/x' names no folder",
+        ),
+        (
+            "WORKBENCH_DATA_MIRROR",
+            "not a url",
+            r"\$WORKBENCH_DATA_MIRROR = 'not a url' is not a URL",
+        ),
+        ("WORKBENCH_DATA_MIRROR", "ftp://host/x", "must start with http:// or https://"),
+        ("WORKBENCH_DOWNLOAD_DEADLINE", "soon", "not a positive number of seconds"),
+    ],
+)
+def test_a_malformed_environment_variable_is_named(
+    variable, value, match, mirror, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("WORKBENCH_DATA", str(tmp_path))
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=match):
+        streams.skin(progress=False)
+    assert mirror.hits == []
+
+
 def test_damaged_raw_file_is_an_error_naming_it(mirror, tmp_path):
     folder = tmp_path / "higgs"
     folder.mkdir()
     (folder / "HIGGS.csv.gz").write_bytes(FILES[_path("higgs")][:60])  # a truncated gzip
-    with pytest.raises(ValueError, match="HIGGS.csv.gz could not be parsed.*delete it"):
+    with pytest.raises(ValueError, match="HIGGS.csv.gz is not a complete .gz file.*delete it"):
         streams.higgs(data_home=tmp_path)
     assert _files_under(tmp_path) == {"higgs/HIGGS.csv.gz"}
 
@@ -671,7 +848,9 @@ def test_progress_bar_only_when_asked(mirror, tmp_path, capsys):
 # ------------------------------------------------------------------------------ table, small sets
 
 
-def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path):
+def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path, monkeypatch):
+    for name in ("a9a", "cod_rna", "kdd99", "kdd99_full"):
+        monkeypatch.setitem(REGISTRY, name, AS_SHIPPED[name])
     table = streams.list_datasets(data_home=tmp_path)
     assert list(table.columns) == [
         "name",
@@ -702,6 +881,7 @@ def test_list_datasets_lists_every_set_and_what_is_cached(mirror, tmp_path):
     assert all(
         t.loc[n, "citation"] and t.loc[n, "licence"] and t.loc[n, "version"] for n in REGISTRY
     )
+    _documented_as_fixtures(monkeypatch)
     _quiet(streams.a9a, data_home=tmp_path)
     t = streams.list_datasets(data_home=tmp_path).set_index("name")
     assert t.loc["a9a", "cached"] and t.loc["a9a", "raw"] == ["a9a", "a9a.t"]
@@ -764,7 +944,8 @@ def test_a_file_that_changes_after_its_download_is_an_error_naming_both_sums(mir
     table = streams.list_datasets(data_home=tmp_path).set_index("name")
     assert table.loc["skin", "sha256"] == {"Skin_NonSkin.txt": before}
     assert table.loc["skin", "checksum"] == FIRST_DOWNLOAD
-    raw.write_bytes(raw.read_bytes() + b"1\t2\t3\t1\n")  # damaged on disk, or replaced
+    lines = raw.read_bytes().splitlines(keepends=True)
+    raw.write_bytes(b"".join([b"1\t2\t3\t1\n", *lines[1:]]))  # damaged on disk, or replaced
     after = hashlib.sha256(raw.read_bytes()).hexdigest()
     with pytest.raises(ChecksumError) as exc:
         streams.skin(data_home=tmp_path, refresh=True)
@@ -775,14 +956,17 @@ def test_a_file_that_changes_after_its_download_is_an_error_naming_both_sums(mir
     np.testing.assert_array_equal(X2, X)
     (tmp_path / "skin" / "Skin_NonSkin.txt.sha256").unlink()  # accept the file as it is now
     X3, _ = _quiet(streams.skin, data_home=tmp_path, refresh=True)
-    assert len(X3) == len(X) + 1
+    assert X3[0].tolist() == [1, 2, 3] and np.array_equal(X3[1:], X[1:])
     assert (tmp_path / "skin" / "Skin_NonSkin.txt.sha256").read_text().split()[0] == after
 
 
 LOAD_SKIN = """
 import sys, warnings
+from dataclasses import replace
 warnings.simplefilter("ignore")
 from workbench import streams
+from workbench.streams.registry import REGISTRY
+REGISTRY["skin"] = replace(REGISTRY["skin"], rows=20_000, class_counts=None)
 X, y = streams.skin(data_home=sys.argv[1], progress=False)
 print("LOADED", X.shape[0], repr(float(X.sum())), int(y.sum()))
 """

@@ -10,6 +10,7 @@ from sklearn.exceptions import NotFittedError
 
 from workbench import evaluate, streams
 from workbench.core import state as tree_state
+from workbench.core.params import P_MAX_NODES
 from workbench.learners import CTree, HoeffdingTree
 
 
@@ -161,17 +162,20 @@ def test_memory_and_depth_guards(sea):
     shallow = HoeffdingTree(3, 2, max_depth=2).partial_fit(X, y)
     assert free.depth > 2 and shallow.depth == 2  # the guard bites, and at exactly 2
 
-    limit = 0.004 * 2**20  # bytes
-    tiny = HoeffdingTree(3, 2, memory_limit_mb=0.004).partial_fit(X, y)
+    limit = 0.008 * 2**20  # bytes
+    tiny = HoeffdingTree(3, 2, memory_limit_mb=0.008).partial_fit(X, y)
     T = tiny.tree
     per_node, per_slot = tree_state.bytes_per_node(T), tree_state.bytes_per_slot(T)
     max_nodes = limit // (per_node + per_slot)  # a node and the statistics slot it may hold
     assert free.n_nodes > max_nodes  # without the guard the tree outgrows it
     slots = int(T.meta[tree_state.M_N_SLOTS] - T.meta[tree_state.M_FREE_SLOTS])
     assert slots == tiny.n_active_leaves  # only learning leaves keep statistics
-    # the tree in use stays within the limit, and is refused only a split that would pass it
-    assert tiny.n_nodes * per_node + slots * per_slot <= limit
-    assert tiny.n_nodes <= max_nodes < tiny.n_nodes + 2  # SEA's splits are binary
+    # the arrays the tree holds (not only the rows in use) stay within the limit, and the tree
+    # is refused only a split that would leave fewer than one split's rows (and one) free
+    assert tiny.memory_bytes() <= limit
+    guard = tiny._config.params[P_MAX_NODES]  # SEA's splits are binary: 2 branches + 1 free
+    assert guard == min(T.kind.shape[0] - 3, T.g_w.shape[0] - 1)
+    assert tiny.n_nodes <= guard < tiny.n_nodes + 2
     s = tiny.summary()
     assert s["guard_refusals"] > 0 and s["n_splits"] == (tiny.n_nodes - 1) // 2
     assert tiny.n_active_leaves < tiny.n_leaves  # refused leaves stop learning

@@ -415,6 +415,135 @@ def test_split_selection_on_a_perfect_feature():
         mc.split_selection(0.5, [[0.1, 0.2]], 0.5)
 
 
+@numba.njit
+def _gini_copy(counts):
+    """The built-in Gini impurity written as a user criterion (same arithmetic as the kernel's
+    K-class Gini: 1 - sum of squared proportions)."""
+    nb = 0.0
+    for k in range(counts.size):
+        nb += counts[k]
+    s = 0.0
+    for k in range(counts.size):
+        s += (counts[k] / nb) ** 2
+    return 1.0 - s
+
+
+@numba.njit
+def _hoeffding7(n, delta, value_range, n_classes, depth, t, n_features):
+    return value_range * np.sqrt(np.log(1.0 / delta) / (2.0 * n))
+
+
+@numba.njit
+def _hoeffding5(n, delta, value_range, n_classes, stats):
+    """Hoeffding's bound with n read from the stats array's class weights (they add up to n)."""
+    m = B.leaf_stats.leaf_weights(stats).sum()
+    return value_range * np.sqrt(np.log(1.0 / delta) / (2.0 * m))
+
+
+@numba.njit
+def _zero_if_tables_ordered(n, delta, value_range, n_classes, stats):
+    """0 (split now) when the best candidate's table has the lower conditional Gini index and
+    both tables hold the leaf's n examples; infinite (never split) otherwise."""
+    best = B.leaf_stats.best_table(stats)
+    second = B.leaf_stats.second_table(stats)
+    if stats[B.leaf_stats.STATS_B_BEST] != 2 or best.sum() != n or second.sum() != n:
+        return np.inf
+    phi = np.zeros(2)
+    for i in range(2):
+        t = best if i == 0 else second
+        for b in range(t.shape[0]):
+            nb = t[b].sum()
+            if nb > 0:
+                phi[i] += nb / n * (1.0 - ((t[b] / nb) ** 2).sum())
+    # (the kernel's two-class formula rounds differently: a margin of 1e-12)
+    return 0.0 if phi[0] <= phi[1] + 1e-12 else np.inf
+
+
+def test_split_selection_with_k_classes_and_numeric_features():
+    prior = [0.5, 0.3, 0.2]
+    theta = [[0.1, 0.5, 0.9], [0.5, 0.5, 0.5]]
+    mu = [[0.0, 2.0, 4.0], [0.0, 0.0, 0.1]]
+    sigma = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+    g = mc.feature_gains(prior, theta, "gini", numeric=(mu, sigma), cuts=7)
+    py = np.array(prior)
+    # the cuts are the marginal's quantiles: 1/8 .. 7/8 of the mixture's mass lies below them
+    edges = mc.selection._edges(py, np.array(mu), np.array(sigma), 7)
+    for j in range(2):
+        below = (py * stats.norm.cdf(edges[j][:, None], np.array(mu[j]), 1.0)).sum(axis=1)
+        np.testing.assert_allclose(below, np.arange(1, 8) / 8, atol=1e-9)
+    # the numeric features' true gains against scipy: P(Y = k, X <= c) = p_k Phi((c - mu) / s)
+    r = mc.split_selection(prior, theta, 0.05, criterion="gini", numeric=(mu, sigma), cuts=7,
+                           m_max=10, n_min=10, trials=1)  # fmt: skip
+
+    def gini(w):
+        return w.sum() - (w**2).sum() / w.sum()
+
+    for j in range(2):
+        for c, got in zip(edges[j], r.cut_gains[2 + j]):
+            left = py * stats.norm.cdf(c, np.array(mu[j]), np.array(sigma[j]))
+            assert got == pytest.approx(gini(py) - gini(left) - gini(py - left), abs=1e-12)
+        assert g[2 + j] == pytest.approx(max(r.cut_gains[2 + j]))
+    # the leaf finds the informative numeric feature (index 2) and a cut near its best
+    r = mc.split_selection(prior, theta, 0.05, criterion="gini", numeric=(mu, sigma), cuts=7,
+                           m_max=2000, n_min=200, trials=500, seed=3)  # fmt: skip
+    made = r.chosen >= 0
+    assert made.mean() > 0.95 and (r.chosen[made] == 2).all()
+    assert r.n_candidates == 2 + 2 * 7 and int(np.argmax(g)) == 2
+    best_cut = int(np.argmax(r.cut_gains[2]))
+    assert np.mean(np.abs(r.cut[made] - best_cut) <= 1) > 0.9
+
+
+def test_split_selection_with_a_user_criterion_is_the_built_in_gini():
+    kw = dict(m_max=3000, n_min=100, trials=2000, seed=5)
+    prior, theta = [0.4, 0.35, 0.25], [[0.3, 0.5, 0.7], [0.35, 0.5, 0.65]]
+    a = mc.split_selection(prior, theta, 0.1, criterion="gini", **kw)
+    b = mc.split_selection(prior, theta, 0.1, criterion=_gini_copy, R=1.0, **kw)
+    np.testing.assert_array_equal(a.split_at, b.split_at)
+    np.testing.assert_array_equal(a.chosen, b.chosen)
+    np.testing.assert_allclose(a.gains, b.gains, atol=1e-12)
+    assert b.criterion.endswith("_gini_copy")
+    with pytest.raises(ValueError, match="R="):
+        mc.split_selection(prior, theta, 0.1, criterion=_gini_copy)
+
+
+def test_split_selection_with_schedule_and_data_dependent_bounds():
+    kw = dict(m_max=4000, n_min=200, trials=3000, seed=6)
+    theta = [[0.3, 0.7], [0.32, 0.68], [0.4, 0.6]]
+    a = mc.split_selection(0.5, theta, 0.05, **kw)
+    for bound in (_hoeffding7, _hoeffding5):
+        b = mc.split_selection(0.5, theta, 0.05, bound=bound, **kw)
+        np.testing.assert_array_equal(a.split_at, b.split_at)
+        np.testing.assert_array_equal(a.chosen, b.chosen)
+    # the stats array holds the leaf's counts and the best and second candidates' tables
+    # (tau > 0: an epsilon of 0 splits even where the two best impurities are equal)
+    c = mc.split_selection(
+        0.5, theta, 0.05, bound=_zero_if_tables_ordered, criterion="gini", tau=0.5, **kw
+    )
+    assert (c.split_at == 200).all() and (c.looks == 1).all()
+    assert mc.STATS_BOUND_SIG.args[-1].ndim == 1
+
+
+def test_split_selection_rejects_bad_laws_and_mismatched_bounds():
+    with pytest.raises(ValueError, match="numeric"):
+        mc.split_selection(0.5, [[0.1, 0.2]], 0.5, numeric=([0.0, 1.0], [1.0, 1.0]))
+    with pytest.raises(ValueError, match="sigma"):
+        mc.split_selection(0.5, None, 0.5, numeric=([[0, 1], [0, 2]], [[1, 0], [1, 1]]))
+    with pytest.raises(ValueError, match="at least 2 features"):
+        mc.split_selection(0.5, None, 0.5, numeric=([[0, 1]], [[1, 1]]))
+    with pytest.raises(ValueError, match="prior"):
+        mc.split_selection([0.5, 0.6], [[0.1, 0.2], [0.3, 0.4]], 0.5)
+    with pytest.raises(ValueError, match="criterion='gini'"):
+        mc.split_selection(0.5, [[0.1, 0.2], [0.3, 0.4]], 0.5, bound="cs_gini")
+    with pytest.raises(ValueError, match="two classes"):
+        mc.split_selection([0.3, 0.3, 0.4], [[0.1, 0.2, 0.3]] * 2, 0.5, criterion="gini",
+                           bound="gini_looks")  # fmt: skip
+    with pytest.raises(ValueError, match="bound must"):
+        mc.split_selection(0.5, [[0.1, 0.2], [0.3, 0.4]], 0.5, bound="student")
+    with pytest.raises(ValueError, match="cuts"):
+        mc.split_selection(0.5, None, 0.5, numeric=([[0, 1], [0, 2]], [[1, 1], [1, 1]]),
+                           cuts=[0.5, 0.2])  # fmt: skip
+
+
 def _ddm_reference(errors, n_min=30, strict=False):
     """DDM written out directly from Gama et al. (2004)."""
     cmp = operator.gt if strict else operator.ge
@@ -475,7 +604,7 @@ def test_importing_compiles_nothing():
         "import numba, workbench.bounds as b, workbench.montecarlo as m, workbench._rng as r\n"
         "from numba.core.dispatcher import Dispatcher\n"
         "mods = [b, r] + [getattr(m, n) for n in ('estimators', 'means', 'credible',"
-        " 'sequential')]\n"
+        " 'sequential', 'selection', 'looks')]\n"
         "d = [v for mod in mods for v in vars(mod).values() if isinstance(v, Dispatcher)]\n"
         "assert len(d) > 30, len(d)\n"
         "assert all(not f.signatures for f in d), [f.__name__ for f in d if f.signatures]\n"

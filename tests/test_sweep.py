@@ -216,7 +216,7 @@ def test_a_cell_is_a_small_description_not_data():
         (dict(learners="HoeffdingTree", streams=None), "streams is required"),
         (dict(learners="HoeffdingTree", streams=SMALL, max_attempts=0), "max_attempts"),
         (dict(learners="HoeffdingTree", streams=SMALL, chunk_seconds=0), "chunk_seconds"),
-        (dict(learners=[], streams=SMALL), "no learner"),
+        (dict(learners=[], streams=SMALL), "learners must be .*; got an empty list"),
         (dict(learners=["HoeffdingTree", learners.HoeffdingTree], streams=SMALL), "listed twice"),
     ],
 )
@@ -535,6 +535,85 @@ def test_workers_do_not_import_the_callers_script(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines() == ["script body runs", "cells 3 3"]
+
+
+SLEEPY = """
+import os, time
+from pathlib import Path
+
+def sleep_and_tell(seed, folder):
+    Path(folder, f"{os.getpid()}.pid").write_text(str(seed))
+    time.sleep(120)
+    return {"slept": 1}
+"""
+
+PARENT = """
+import sys
+from workbench import sweep
+sweep.apply("sleepy_cells:sleep_and_tell", seeds=[1, 2], kwargs={"folder": sys.argv[1]},
+            processes=2, progress=False)
+"""
+
+
+def _gone(pid: int) -> bool:
+    psutil = pytest.importorskip("psutil")
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # nobody reaps it here
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_workers_and_resource_tracker_end_when_the_parent_is_killed(tmp_path):
+    """A sweep's parent killed with SIGKILL (no clean-up can run in it) left its two workers
+    (about 230 MB each) and multiprocessing's resource tracker running for ever."""
+    import subprocess
+    import sys
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    (tmp_path / "sleepy_cells.py").write_text(SLEEPY)
+    (tmp_path / "parent.py").write_text(PARENT)
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    parent = subprocess.Popen([sys.executable, "parent.py", str(folder)], cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 240
+        while len(list(folder.glob("*.pid"))) < 2:
+            assert parent.poll() is None, "the sweep ended before its cells started"
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        workers = [int(f.stem) for f in folder.glob("*.pid")]
+        children = psutil.Process(parent.pid).children()
+        tracker = [c.pid for c in children if "resource_tracker" in " ".join(c.cmdline())]
+        assert set(workers) <= {c.pid for c in children} and len(tracker) == 1
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 20
+        while not all(_gone(pid) for pid in workers + tracker):
+            assert time.monotonic() < deadline, [(pid, _gone(pid)) for pid in workers + tracker]
+            time.sleep(0.2)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for pid in [int(f.stem) for f in folder.glob("*.pid")]:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_dask_cluster_without_workers_is_an_error_after_a_stated_time(monkeypatch):
+    """With every worker gone, sweep.run waited silently (still after 120 s)."""
+    import time
+
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv("WORKBENCH_DASK_NO_WORKER_TIMEOUT", "2")
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, dashboard_address=":0", silence_logs=logging.CRITICAL
+    ) as lc:
+        with distributed.Client(lc) as client:
+            start = time.monotonic()
+            with pytest.raises(RuntimeError, match="has had no worker for 2 s, so the sweep's"):
+                sweep.run("HoeffdingTree", None, SMALL, seeds=[1], client=client, progress=False)
+            assert time.monotonic() - start < 30
 
 
 # ----------------------------------------------------------------------------- resuming

@@ -32,6 +32,8 @@ Modules (one per family of bounds)
                 consistency (eq. 9, Theorem 5)
 ``credible``    001 (BOCT): heterogeneities, credible intervals (eqs. 3-4), risk bound (eq. 7)
 ``ddm``         DDM's warning and drift levels (Gama et al. 2004), used in 002
+``anytime``     bounds valid under repeated looks: delta spent over looks and candidates,
+                confidence sequences (Howard et al. 2021) for impurities (issue 56)
 ``_beta``       the beta special functions behind ``credible``
 ``_checks``     argument checking and broadcasting of the public functions
 
@@ -63,6 +65,25 @@ from __future__ import annotations
 import math
 
 from ._beta import beta_upper_quantile_nb, betainc_nb, betaincinv_nb
+from .anytime import (
+    cs_entropy,
+    cs_entropy_nb,
+    cs_gini,
+    cs_gini_nb,
+    cs_tv,
+    cs_tv_nb,
+    entropy_looks,
+    entropy_looks_nb,
+    fannes_bits_nb,
+    gini_looks,
+    gini_looks_nb,
+    hoeffding_looks,
+    hoeffding_looks_nb,
+    spent_delta,
+    spent_delta_nb,
+    stitched,
+    stitched_nb,
+)
 from .credible import (
     HET_ENTROPY,
     HET_STD,
@@ -111,6 +132,14 @@ __all__ = [
     "risk_upper",
     "ddm_levels",
     "heterogeneity",
+    "spent_delta",
+    "hoeffding_looks",
+    "gini_looks",
+    "entropy_looks",
+    "stitched",
+    "cs_tv",
+    "cs_gini",
+    "cs_entropy",
     # numba scalar cores
     "hoeffding_moa_nb",
     "hoeffding_nb",
@@ -128,6 +157,15 @@ __all__ = [
     "betainc_nb",
     "betaincinv_nb",
     "beta_upper_quantile_nb",
+    "spent_delta_nb",
+    "hoeffding_looks_nb",
+    "gini_looks_nb",
+    "entropy_looks_nb",
+    "stitched_nb",
+    "cs_tv_nb",
+    "cs_gini_nb",
+    "cs_entropy_nb",
+    "fannes_bits_nb",
     # integer codes understood by the cores
     "BOUND_ENTROPY",
     "BOUND_GINI",

@@ -7,17 +7,46 @@ was a scalar.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 
 def _as_float(name, x):
+    """``x`` as a float64 array; anything but (arrays of) real numbers is refused by name:
+    None, text and bools too (``np.asarray(None, float)`` is a NaN, ``True`` a 1)."""
     try:
-        a = np.asarray(x, dtype=np.float64)
+        raw = np.asarray(x)
+        kind_ok = raw.dtype.kind in "iuf" or (
+            raw.dtype.kind == "O"
+            and all(
+                isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                for v in raw.ravel().tolist()
+            )
+        )
+        a = np.asarray(x, dtype=np.float64) if kind_ok else None
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or an array of numbers, got {x!r}") from None
+        a = None
+    if a is None:
+        raise ValueError(f"{name} must be a number or an array of numbers, got {x!r:.80}")
     if np.isnan(a).any():
-        raise ValueError(f"{name} must not be NaN")
+        raise ValueError(f"{name} must not be NaN, got {x!r:.80}")
     return a
+
+
+def _evaluate(core, *args, **named):
+    """``core(*args)`` (a scalar core's ``py_func`` on the broadcast arguments) with floating
+    point errors raised: an argument so extreme that the formula overflows (``m=1e-320``,
+    ``delta=1e-320``) is an error naming the arguments, not an infinity and a warning."""
+    try:
+        with np.errstate(over="raise", divide="raise", invalid="raise"):
+            return core(*args)
+    except FloatingPointError as exc:
+        shown = ", ".join(f"{k}={v!r:.40}" for k, v in named.items())
+        raise ValueError(
+            f"the bound cannot be computed in double precision at {shown} ({exc}): an argument "
+            "is too extreme (too small a delta or m, too large a t, d or depth)"
+        ) from None
 
 
 def _positive(name, x, allow_inf=False):

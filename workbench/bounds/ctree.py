@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._checks import _finish, _first_bad, _integer, _kind, _open_unit, _positive
+from ._checks import _evaluate, _finish, _first_bad, _integer, _kind, _open_unit, _positive
 
 BOUND_ENTROPY = 0
 BOUND_GINI = 1
@@ -56,7 +56,7 @@ def entropy(m, delta):
         raise ValueError(
             f"m must be >= 1 for the entropy bound (ln m < 0 below 1), got {_first_bad(m_, m_ < 1)}"
         )
-    return _finish(entropy_nb.py_func(m_, d_), m, delta)
+    return _finish(_evaluate(entropy_nb.py_func, m_, d_, m=m, delta=delta), m, delta)
 
 
 @njit(cache=True)
@@ -86,7 +86,7 @@ def gini(m, delta):
     0.2983
     """
     m_, d_ = _positive("m", m), _open_unit("delta", delta)
-    return _finish(gini_nb.py_func(m_, d_), m, delta)
+    return _finish(_evaluate(gini_nb.py_func, m_, d_, m=m, delta=delta), m, delta)
 
 
 @njit(cache=True)
@@ -111,7 +111,7 @@ def kearns_mansour(m, delta):
     0.285
     """
     m_, d_ = _positive("m", m), _open_unit("delta", delta)
-    return _finish(kearns_mansour_nb.py_func(m_, d_), m, delta)
+    return _finish(_evaluate(kearns_mansour_nb.py_func, m_, d_, m=m, delta=delta), m, delta)
 
 
 # =============================================================================================
@@ -155,13 +155,17 @@ def ctree_epsilon(m, delta, depth, t, d, bound="gini"):
     d_ = _integer("d", d, 1)
     if code == BOUND_ENTROPY and (m_ < 1).any():
         raise ValueError("m must be >= 1 for the entropy bound")
-    dd = dl_ / ((h_ + 1.0) * (h_ + 2.0) * t_ * d_ * m_)
     core = {
         BOUND_ENTROPY: entropy_nb,
         BOUND_GINI: gini_nb,
         BOUND_KEARNS_MANSOUR: kearns_mansour_nb,
     }[code]
-    return _finish(core.py_func(m_, dd), m, delta, depth, t, d)
+
+    def scheduled(m_, dl_, h_, t_, d_):
+        return core.py_func(m_, dl_ / ((h_ + 1.0) * (h_ + 2.0) * t_ * d_ * m_))
+
+    out = _evaluate(scheduled, m_, dl_, h_, t_, d_, m=m, delta=delta, depth=depth, t=t, d=d)
+    return _finish(out, m, delta, depth, t, d)
 
 
 @njit(cache=True)
@@ -196,7 +200,8 @@ def ctree_practical(m, depth, t, d, c):
     c_ = _positive("c", c)
     if (m_ < 1).any():
         raise ValueError("m must be >= 1 for ctree_practical (the logarithm must be >= 0)")
-    return _finish(ctree_practical_nb.py_func(m_, h_, t_, d_, c_), m, depth, t, d, c)
+    out = _evaluate(ctree_practical_nb.py_func, m_, h_, t_, d_, c_, m=m, depth=depth, t=t, d=d, c=c)
+    return _finish(out, m, depth, t, d, c)
 
 
 @njit(cache=True)
@@ -219,4 +224,5 @@ def leaf_consistency(m, t, delta):
     m_ = _positive("m", m)
     t_ = _integer("t", t, 1)
     d_ = _open_unit("delta", delta)
-    return _finish(leaf_consistency_nb.py_func(m_, t_, d_), m, t, delta)
+    out = _evaluate(leaf_consistency_nb.py_func, m_, t_, d_, m=m, t=t, delta=delta)
+    return _finish(out, m, t, delta)

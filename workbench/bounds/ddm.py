@@ -38,6 +38,8 @@ def ddm_levels(p, s, p_min, s_min, strict=False):
     s_ = _nonnegative("s", s)
     pm_ = _closed_unit("p_min", p_min)
     sm_ = _nonnegative("s_min", s_min)
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict must be True or False, got {strict!r}")
     w, dr = ddm_levels_nb.py_func(p_, s_, pm_, sm_, bool(strict))
     if all(np.ndim(a) == 0 for a in (p, s, p_min, s_min)):
         return bool(w), bool(dr)

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._checks import _finish, _open_unit, _positive
+from ._checks import _evaluate, _finish, _open_unit, _positive
 
 
 @njit(cache=True)
@@ -52,4 +52,5 @@ def hoeffding(m, delta, R=1.0):
     0.0387
     """
     m_, d_, r_ = _positive("m", m), _open_unit("delta", delta), _positive("R", R)
-    return _finish(hoeffding_nb.py_func(m_, d_, r_), m, delta, R)
+    out = _evaluate(hoeffding_nb.py_func, m_, d_, r_, m=m, delta=delta, R=R)
+    return _finish(out, m, delta, R)

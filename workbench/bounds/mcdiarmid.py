@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._checks import _finish, _integer, _open_unit, _positive
+from ._checks import _evaluate, _finish, _first_bad, _integer, _open_unit, _positive
 
 
 @njit(cache=True)
@@ -25,7 +25,7 @@ def mcdiarmid_entropy(m, delta, n_classes):
     .. math:: \varepsilon_{\mathrm{md}}(m,\delta) = C(K,m)\sqrt{\frac{1}{2m}\ln\frac{1}{\delta}},
        \qquad C(K,m) = 6\bigl(K\log_2 e + \log_2 2m\bigr) + 2\log_2 K
 
-    with ``K = n_classes``.  It bounds ``|G_hat - E G_hat|`` for the information gain in bits
+    with ``K = n_classes`` and ``m >= 1`` examples.  It bounds ``|G_hat - E G_hat|`` for the information gain in bits
     (not ``|G_hat - G|``: the bias is not covered, as 000 remarks).  For two classes it exceeds
     1 bit, the whole range of the gain, until ``m`` is about 14,000 (at ``delta = 0.1``).
 
@@ -35,5 +35,11 @@ def mcdiarmid_entropy(m, delta, n_classes):
     True
     """
     m_, d_ = _positive("m", m), _open_unit("delta", delta)
+    if (m_ < 1).any():
+        raise ValueError(
+            f"m must be >= 1 (a number of examples: below about 0.054 the constant C(K, m) "
+            f"turns negative), got {_first_bad(m_, m_ < 1)}"
+        )
     k_ = _integer("n_classes", n_classes, 2)
-    return _finish(mcdiarmid_entropy_nb.py_func(m_, d_, k_), m, delta, n_classes)
+    out = _evaluate(mcdiarmid_entropy_nb.py_func, m_, d_, k_, m=m, delta=delta, n_classes=n_classes)
+    return _finish(out, m, delta, n_classes)

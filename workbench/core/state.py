@@ -255,7 +255,7 @@ def allocate(
     log_capacity: int = 16,
 ) -> TreeState:
     """Empty arrays for a tree (or a forest of ``n_trees``); the roots are made by
-    :func:`workbench.core.engine.init_root`."""
+    :func:`workbench.core.edits.init_root`."""
     d, k = n_features, n_classes
     n, s = node_capacity, slot_capacity
     v = max(max_values, 1)

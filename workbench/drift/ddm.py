@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .._checks import check_bool, check_int
 from ..bounds import ddm_levels_nb
 
 NONE, WARNING, DRIFT = 0, 1, 2
@@ -70,14 +71,8 @@ class DDM:
     """
 
     def __init__(self, min_instances: int = 30, strict: bool = True):
-        if (
-            isinstance(min_instances, bool)
-            or not isinstance(min_instances, int)
-            or min_instances < 1
-        ):
-            raise ValueError(f"min_instances must be a positive integer; got {min_instances!r}")
-        self.min_instances = min_instances
-        self.strict = bool(strict)
+        self.min_instances = check_int(min_instances, "min_instances", 1)
+        self.strict = check_bool(strict, "strict")
         self.state = np.empty(4)
         self.reset()
 
@@ -106,9 +101,16 @@ class DDM:
 
     def run(self, errors):
         """(warning, drift) boolean arrays for a whole error sequence."""
-        errors = np.asarray(errors, dtype=np.float64).reshape(-1)
-        if not np.isin(errors, (0.0, 1.0)).all():
-            raise ValueError("errors must be a sequence of 0/1 values")
+        try:
+            arr = np.asarray(errors, dtype=np.float64)
+        except (TypeError, ValueError):
+            arr = None
+        if arr is None or arr.ndim != 1 or not np.isin(arr, (0.0, 1.0)).all():
+            raise ValueError(
+                "errors must be a 1-D sequence of 0 (right) and 1 (wrong) values; got "
+                f"{errors!r:.60}"
+            )
+        errors = np.ascontiguousarray(arr)
         return _run(errors, self.state, self.min_instances, self.strict)
 
 

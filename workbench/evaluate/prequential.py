@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from .._checks import check_bool, check_int, check_real
 from .metrics import _check_class, confusion_matrix, f_measure, kappa, precision, recall
 
 
@@ -215,6 +216,13 @@ def prequential(
     from ..active.rules import C_DRIFTS, C_QUERIED, C_WARNINGS
     from ..core.engine import N_SPARAMS_MAX, active_control, drift_state, strategy_rng
 
+    _check_model(model)
+    _check_strategy(strategy)
+    drift_detection = check_bool(drift_detection, "drift_detection")
+    keep_predictions = check_bool(keep_predictions, "keep_predictions")
+    n_points = check_int(n_points, "n_points", 1)
+    window = check_int(window, "window", 1)
+    budget = _check_budget(budget, strategy, model)
     if (
         getattr(model, "n_classes", 0) is None
         and hasattr(model, "_is_set_up")
@@ -227,9 +235,6 @@ def prequential(
         model.prepare(X, classes=np.unique(np.asarray(y)))
     X, y = model._check_Xy(X, y)
     n = X.shape[0]
-    if n_points < 1 or window < 1:
-        raise ValueError("n_points and window must be positive")
-    _check_strategy(strategy)
     n_init = 0
     if strategy is None and hasattr(model, "_frugal_rule"):
         # a learner with its own query rule (003's Frugal tree): its initial set S, then its rule
@@ -241,8 +246,6 @@ def prequential(
         n_init = strategy.take_initial(n)
     if budget is None:
         budget = 1.0 if strategy is None or strategy.budget is None else strategy.budget
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.0 < budget <= 1.0:
-        raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
     every = max(1, n // n_points)
     pred = np.empty(n, np.int64)
     leaves = np.zeros(n // every, np.int64)
@@ -327,6 +330,29 @@ def _check_strategy(strategy):
         )
 
 
+def _check_model(model, name: str = "model"):
+    """A workbench learner (the protocols call its kernels)."""
+    if not hasattr(type(model), "_check_Xy") or not hasattr(type(model), "_prequential"):
+        raise ValueError(
+            f"{name} must be a workbench learner (e.g. learners.HoeffdingTree()); got {model!r:.80}"
+        )
+
+
+def _check_budget(budget, strategy, model):
+    """``budget`` checked: a query rate in (0, 1], or None; given without a strategy (and to a
+    learner without a query rule of its own) it would limit nothing, so it is an error."""
+    if budget is None:
+        return None
+    budget = check_real(budget, "budget", 0.0, 1.0, low_open=True)
+    if strategy is None and not hasattr(model, "_frugal_rule"):
+        raise ValueError(
+            f"budget={budget!r} limits the labels a strategy asks for, and no strategy was "
+            "given, so every label would be used; pass strategy= (e.g. active.ConfTree()) "
+            "or leave budget out"
+        )
+    return budget
+
+
 @dataclass
 class MinibatchResult(PrequentialResult):
     """A mini-batch run (:func:`minibatch`): the prequential summary, sampled once per batch,
@@ -390,16 +416,12 @@ def minibatch(
     strategy is given, after learning its initial set S in full: if S ends inside a batch, the
     rest of that batch is predicted and decided by the model that has learned S.
     """
-    X, y = model._check_Xy(X, y)
-    if (
-        isinstance(batch_size, bool)
-        or not isinstance(batch_size, (int, np.integer))
-        or (batch_size < 1)
-    ):
-        raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}")
-    if window < 1:
-        raise ValueError("window must be positive")
+    _check_model(model)
+    batch_size = check_int(batch_size, "batch_size", 1)
+    window = check_int(window, "window", 1)
     _check_strategy(strategy)
+    budget = _check_budget(budget, strategy, model)
+    X, y = model._check_Xy(X, y)
     n = X.shape[0]
     own = strategy is None and hasattr(model, "_frugal_rule")
     counters = np.zeros(4, np.int64)
@@ -409,12 +431,6 @@ def minibatch(
     if strategy is not None:
         if budget is None:
             budget = 1.0 if strategy.budget is None else strategy.budget
-        if (
-            isinstance(budget, bool)
-            or not isinstance(budget, (int, float))
-            or not 0.0 < budget <= 1.0
-        ):
-            raise ValueError(f"budget must be a query rate in (0, 1]; got {budget!r}")
     K = model.n_classes_
     pred = np.empty(n, np.int64)
     n_batches = -(-n // batch_size)
@@ -516,10 +532,10 @@ class HoldoutResult:
 def holdout(model, X_train, y_train, X_test, y_test, *, every: int = 1000) -> HoldoutResult:
     """Train on the stream in chunks of ``every`` and measure accuracy on (X_test, y_test)
     after each chunk."""
+    _check_model(model)
+    every = check_int(every, "every", 1)
     X_train, y_train = model._check_Xy(X_train, y_train)
     X_test, y_test = model._check_Xy(X_test, y_test)
-    if every < 1:
-        raise ValueError(f"every must be a positive integer; got {every!r}")
     n = X_train.shape[0]
     ts, accs, leaves = [], [], []
     start = time.perf_counter()

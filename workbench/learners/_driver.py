@@ -11,6 +11,7 @@ import numpy as np
 from .. import _functions as fx
 from ..core import edits, engine
 from ..core import state as st
+from ._memory import allocate_within, room_for
 from ..core.params import (
     ATTEMPT_COUNTS,
     BOUND_USER,
@@ -174,23 +175,25 @@ class EngineDriver:
 
     def _new_tree(self):
         card = max(self.nominal_features_.values(), default=1)
-        self._state = st.allocate(
+        sizes = (
             self.n_features_in_,
             self.n_classes_,
             len(self.nominal_features_),
             card,
             max(2, card),
-            node_capacity=NODE_CAPACITY,
-            slot_capacity=SLOT_CAPACITY,
-            n_trees=self._n_trees,
+        )
+        room = room_for(
+            self._p.memory_limit_mb,
+            sizes,
+            self._n_trees,
+            type(self).__name__,
+            capacities=(NODE_CAPACITY, SLOT_CAPACITY),
+        )
+        self._state = allocate_within(
+            sizes, room, self._n_trees, self._p.memory_limit_mb, type(self).__name__
         )
         edits.init_root(self._state)
-        p = self._config.params
-        if self._p.memory_limit_mb is None:
-            p[P_MAX_NODES] = np.inf
-        else:  # a node and the statistics slot it may hold
-            per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
+        self._config.params[P_MAX_NODES] = room.max_nodes
         return self
 
     def _is_set_up(self) -> bool:

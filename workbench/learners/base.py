@@ -38,8 +38,10 @@ from ..core.validate import (
 )
 from .._numbers import count
 from ._api import ClassifierAPI
+from .._checks import check_bool
 from ._driver import EngineDriver
 from ._explain import Explaining
+from ._memory import check_memory_limit
 from .frames import frame_columns, frame_to_matrix
 
 
@@ -272,7 +274,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         else:
             p.delta = check_probability(self.delta, "delta")
         p.c = float(check_positive_real(self.c, "c"))
-        p.binary_nominal = bool(self.binary_nominal)
+        p.binary_nominal = check_bool(self.binary_nominal, "binary_nominal")
         tau = self.tau
         if (
             isinstance(tau, bool)
@@ -304,12 +306,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         p.max_depth = (
             None if self.max_depth is None else check_positive_int(self.max_depth, "max_depth", 0)
         )
-        mem = self.memory_limit_mb
-        if mem is not None and (
-            isinstance(mem, bool) or not isinstance(mem, numbers.Real) or not mem > 0
-        ):
-            raise ValueError(f"memory_limit_mb must be a positive number or None; got {mem!r}")
-        p.memory_limit_mb = mem
+        p.memory_limit_mb = check_memory_limit(self.memory_limit_mb)
         nbt = self.nb_threshold
         if isinstance(nbt, bool) or not isinstance(nbt, numbers.Real) or nbt < 0:
             raise ValueError(f"nb_threshold must be a number >= 0; got {nbt!r}")
@@ -478,6 +475,11 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         classes = np.asarray(classes)
         if classes.ndim != 1 or len(classes) < 2:
             raise ValueError(f"a classifier needs at least two classes; got {classes.tolist()!r}")
+        # the constructor's sizes first: n_features=0 is a bad argument, not a width mismatch
+        if self.n_features is not None:
+            check_positive_int(self.n_features, "n_features")
+        if self.n_classes is not None:
+            check_positive_int(self.n_classes, "n_classes", 2)
         if self.n_features is not None and self.n_features != n_features:
             raise ValueError(
                 f"X has {n_features} columns but the model was built for "
@@ -885,6 +887,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
 
     def to_dot(self, **kwargs) -> str:
         """Graphviz DOT source of the tree (see ``workbench.viz.to_dot`` for options)."""
+        self._require_fitted()
         kwargs.setdefault("feature_names", self.feature_names_)
         kwargs.setdefault("class_names", self.class_names_)
         return tree_to_dot(self, **kwargs)

@@ -23,6 +23,7 @@ from ..core.forest_steps import (
 )
 from ..core import decide as dc
 from ..core.validate import check_positive_int
+from ._memory import allocate_within, forest_bytes, room_for
 from .base import BaseTree
 
 
@@ -292,17 +293,28 @@ class UFFT(BaseTree):
             )
         K = self.n_classes_
         R = K * (K - 1) // 2
-        self._state = st.allocate(self.n_features_in_, 2, 0, 1, 2, n_trees=R)
+        q = self._p
+        sizes = (self.n_features_in_, 2, 0, 1, 2)
+        # the forest's own arrays: a row per node (DDM, naive Bayes) and the short-term memory
+        forest_node, forest_fixed = forest_bytes(self.n_features_in_, K, q.buffer_size)
+        room = room_for(
+            q.memory_limit_mb,
+            sizes,
+            R,
+            type(self).__name__,
+            # the forest kernel stops when fewer than 2R rows of either are free (every tree
+            # may split once), and the arrays then grow until 2R + 1 of each are
+            free_nodes=2 * R + 1,
+            free_slots=2 * R + 1,
+            extra_node=forest_node,
+            extra_fixed=forest_fixed,
+            capacities=(64, 16),
+        )
+        self._state = allocate_within(sizes, room, R, q.memory_limit_mb, type(self).__name__)
         from ..core.edits import init_root
 
         init_root(self._state)
-        p = self._config.params
-        if self._p.memory_limit_mb is None:
-            p[P_MAX_NODES] = np.inf
-        else:
-            per = st.bytes_per_node(self._state) + st.bytes_per_slot(self._state)
-            p[P_MAX_NODES] = max(1.0, self._p.memory_limit_mb * 2.0**20 // per)
-        q = self._p
+        self._config.params[P_MAX_NODES] = room.max_nodes
         F = fo.allocate_forest(self._state.kind.shape[0], self.n_features_in_, K, q.buffer_size)
         F.fparams[fo.FP_DRIFT] = 1.0 if q.drift_detection else 0.0
         F.fparams[fo.FP_DDM_MIN] = q.ddm_min_instances
@@ -468,6 +480,7 @@ class UFFT(BaseTree):
         nothing."""
         from ..core.dot import tree_to_dot
 
+        self._require_fitted()
         if ddm_levels not in (True, False, "short", "full"):
             raise ValueError(
                 f"ddm_levels must be 'short', 'full', True or False; got {ddm_levels!r}"

@@ -16,9 +16,14 @@ Credible intervals (001 eqs. 3-4, 7) -- :mod:`.credible`
 Any bound, a user's included (``check_bound(my_bound, statistic="mean")``) -- :mod:`.check`
     ``check_bound`` -> a DataFrame: violation rate, exact binomial test, verdict;
     ``statistic_values``.
-Sequential rules (000 Thm 5, VFDT / C-Tree split choice, DDM) -- :mod:`.sequential`
-    ``leaf_consistency_failure``, ``split_selection``, ``feature_gains``,
-    ``ddm_false_alarms``, ``ddm_run``.
+Sequential rules (000 Thm 5, DDM) -- :mod:`.sequential`
+    ``leaf_consistency_failure``, ``ddm_false_alarms``, ``ddm_run``.
+One leaf's split choice under repeated tests (VFDT, C-Tree, any bound) -- :mod:`.selection`
+    ``split_selection`` -> ``SplitSelectionResult``, ``feature_gains``.
+A bound under optional stopping (every look of a leaf) -- :mod:`.looks`
+    ``repeated_coverage``.
+The tree's splits against the truth (issue 56) -- :mod:`.audit`
+    ``audit_tree``, ``audit_splits``, ``split_log``, ``korn_graubard``.
 
 Example
 -------
@@ -60,17 +65,30 @@ from .estimators import (
 )
 from .means import MeanSimulation, hoeffding_worst_case, simulate_means
 from .sequential import (
-    CRITERIA,
-    RULES,
     DDMResult,
     LeafConsistencyResult,
-    SplitSelectionResult,
     ddm_false_alarms,
     ddm_run,
-    feature_gains,
     leaf_consistency_exact,
     leaf_consistency_failure,
+)
+from .selection import (
+    BOUNDS,
+    CRITERIA,
+    RULES,
+    STATS_BOUND_SIG,
+    SplitSelectionResult,
+    feature_gains,
     split_selection,
+)
+from .looks import repeated_coverage
+from .audit import (
+    audit_splits,
+    audit_tree,
+    korn_graubard,
+    split_log,
+    structure_log,
+    summarize_audit,
 )
 
 __all__ = [
@@ -110,6 +128,15 @@ __all__ = [
     "split_selection",
     "feature_gains",
     "SplitSelectionResult",
+    "BOUNDS",
+    "STATS_BOUND_SIG",
+    "repeated_coverage",
+    "audit_tree",
+    "audit_splits",
+    "split_log",
+    "structure_log",
+    "summarize_audit",
+    "korn_graubard",
     "ddm_false_alarms",
     "ddm_run",
     "DDMResult",

@@ -19,19 +19,38 @@ def require_int(name, value, lo):
     return value
 
 
+#: seeds are mixed as 64-bit words (``workbench._rng``): a larger one would wrap around and
+#: give another seed's draws (2**64 those of 0)
+MAX_SEED = 2**64 - 1
+
+
 def require_seed(seed):
-    return require_int("seed", seed, 0)
+    seed = require_int("seed", seed, 0)
+    if seed > MAX_SEED:
+        raise ValueError(
+            f"seed must be an integer in [0, 2**64 - 1] (it is mixed as a 64-bit word, so a "
+            f"larger one repeats a smaller one's draws); got {seed}"
+        )
+    return seed
+
+
+def _real(value):
+    """``value`` as a float if it is a real number (not a bool), else NaN (which no range
+    holds)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return float("nan")
+    return float(value)
 
 
 def require_open_unit(name, value, upper=1.0):
-    v = float(value)
+    v = _real(value)
     if not (0.0 < v < upper):
         raise ValueError(f"{name} must lie in the open interval (0, {upper:g}), got {value!r}")
     return v
 
 
 def require_closed_unit(name, value):
-    v = float(value)
+    v = _real(value)
     if not (0.0 <= v <= 1.0):
         raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
     return v

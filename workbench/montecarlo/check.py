@@ -292,6 +292,18 @@ def _upper_limit(k, trials, alpha):
     return 1.0 if k >= trials else float(stats.beta.ppf(1.0 - alpha, k + 1, trials - k))
 
 
+def _values(name, value, what):
+    """A number or a non-empty sequence of numbers, as a list (an empty one would give an
+    empty table, which looks like a bound without a violation)."""
+    try:
+        values = np.atleast_1d(np.asarray(value, dtype=object)).ravel().tolist()
+    except (TypeError, ValueError):
+        values = None
+    if not values:
+        raise ValueError(f"{name} must be a {what} or a non-empty list of them; got {value!r}")
+    return values
+
+
 def check_bound(
     bound,
     statistic="mean",
@@ -359,8 +371,8 @@ def check_bound(
         )
     if side not in SIDES:
         raise ValueError(f"side must be one of {SIDES}; got {side!r}")
-    ns = [require_int("n", v, 1) for v in np.atleast_1d(n).tolist()]
-    deltas = [require_open_unit("delta", v) for v in np.atleast_1d(delta).tolist()]
+    ns = [require_int("n", v, 1) for v in _values("n", n, "sample size")]
+    deltas = [require_open_unit("delta", v) for v in _values("delta", delta, "confidence level")]
     trials = require_int("trials", trials, 1)
     seed = require_seed(seed)
     alpha = require_open_unit("alpha", alpha)

@@ -7,13 +7,26 @@ so that bad input never reaches a numba kernel.
 from __future__ import annotations
 
 import numbers
+import os
 from typing import Any
 
 import numpy as np
 
 
-def check_n(n: Any, name: str = "n") -> int:
-    """A positive number of instances (a whole-number float such as ``1e6`` is accepted)."""
+def machine_memory() -> int | None:
+    """Bytes of physical memory of this machine, or None where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_n(n: Any, name: str = "n", width: int | None = None) -> int:
+    """A positive number of instances (a whole-number float such as ``1e6`` is accepted).
+
+    With ``width`` (the float64 values a generator stores per row, the label included) a
+    stream that could not fit in this machine's memory is refused here, by name, rather than
+    by NumPy ("Maximum allowed dimension exceeded") or after minutes of swapping."""
     if isinstance(n, bool) or not isinstance(n, numbers.Real):
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
     if isinstance(n, numbers.Integral):
@@ -26,6 +39,38 @@ def check_n(n: Any, name: str = "n") -> int:
         raise ValueError(
             f"{name} must be at least 1 (a stream of length zero is not a stream), got {value}"
         )
+    if width is not None:
+        need = value * width * 8
+        have = machine_memory()
+        if need >= 2**63 or (have is not None and need > have):
+            room = f"this machine's {have / 2**30:,.1f} GiB" if have else "any machine's memory"
+            raise ValueError(
+                f"{name}={value:,} rows of {width} values need {need / 2**30:,.3g} GiB, more "
+                f"than {room}; draw a shorter stream (or several, with different seeds)"
+            )
+    return value
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """True or False (a NumPy bool too); a string such as ``'no'`` is not taken for True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_real(value: Any, name: str, low: float | None = None, high: float | None = None) -> float:
+    """A finite number in ``[low, high]`` (either bound optional)."""
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, numbers.Real)
+        or not np.isfinite(value)
+    ):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    value = float(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else f"{low:g}"
+        hi = "inf" if high is None else f"{high:g}"
+        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value!r}")
     return value
 
 
@@ -117,11 +162,13 @@ def as_labels(y: Any, n: int | None = None, name: str = "y") -> np.ndarray:
     elif arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} contains NaN or infinity: every instance needs a class label")
-        labels = arr.astype(np.int64)
-        if not np.array_equal(labels, arr):
+        bad = (arr != np.floor(arr)) | (np.abs(arr) >= 2.0**63)
+        if bad.any():
+            i = int(np.argmax(bad))
             raise ValueError(
-                f"{name} must hold integer class labels 0..K-1, found non-integer values"
+                f"{name} must hold integer class labels 0..K-1, found {float(arr[i])!r} at {name}[{i}]"
             )
+        labels = arr.astype(np.int64)
     else:
         raise ValueError(
             f"{name} must hold integer class labels 0..K-1, got dtype {arr.dtype} "

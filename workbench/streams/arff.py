@@ -9,20 +9,24 @@ sparse rows ``{index value, ...}``.
 
 from __future__ import annotations
 
+import math
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from ._tabular import (
+    check_encoding,
     check_matrix,
     encode_nominal,
     encode_target,
     file_info,
     open_text,
     parse_numeric,
+    read_error,
 )
-from ._validate import as_feature_matrix, as_labels, check_nominal_codes
+from ._validate import as_feature_matrix, as_labels, check_bool, check_nominal_codes
 from .info import StreamInfo
 
 _MISSING = frozenset({"?"})
@@ -109,6 +113,12 @@ def _parse_header(lines, path) -> tuple[str, list[tuple[str, list[str] | None]],
                     )
                 inner = kind[1:-1].strip()
                 values = _split_fields(inner, lineno) if inner else []
+                if not values or "" in values:
+                    raise ValueError(
+                        f"{path}, line {lineno}: nominal attribute {name!r} declares "
+                        f"{'no value' if not values else 'an empty value'} ({kind!r}); a "
+                        "nominal attribute needs at least one named value"
+                    )
                 if len(set(values)) != len(values):
                     raise ValueError(
                         f"{path}, line {lineno}: attribute {name!r} declares a value twice"
@@ -134,20 +144,25 @@ def _parse_header(lines, path) -> tuple[str, list[tuple[str, list[str] | None]],
     return relation, attributes, lineno
 
 
-def read_arff(path, target: int | str = -1, return_info: bool = False):
+def read_arff(path, target: int | str = -1, return_info: bool = False, encoding: str = "utf-8"):
     """Read a stream from an ARFF file (``.arff`` or ``.arff.gz``).
 
     Nominal attributes become the codes of their values in the declared order (``info.categories``
     keeps the names), numeric ones float64, ``?`` becomes NaN.  The class is the last attribute
     unless ``target`` names another one (by name or index); a nominal class gives labels in the
-    declared order, a numeric class must hold whole non-negative numbers.
+    declared order, a numeric class must hold whole non-negative numbers (used as the labels up
+    to 1,023; larger ones, identifiers rather than codes, are mapped to their sorted distinct
+    values).  ``encoding`` is the file's text encoding (UTF-8 by default; a byte-order mark is
+    dropped).
 
     Raises
     ------
     ValueError
-        for an unsupported attribute type or sparse row, a row with the wrong number of values,
-        a value not declared for its nominal attribute, a non-number in a numeric attribute,
-        a missing class label, or no data rows.
+        for an unsupported attribute type or sparse row, a nominal attribute without values, a
+        row with the wrong number of values, a value not declared for its nominal attribute, a
+        non-number in a numeric attribute, a missing class label, a numeric class that is not a
+        whole non-negative number, text that is not in ``encoding``, a gzip file cut short, or
+        no data rows.
 
     Examples
     --------
@@ -161,25 +176,17 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
     ([[1.0, nan]], [1])
     """
     path = Path(path)
-    with open_text(path) as fh:
-        numbered = enumerate(fh, start=1)
-        relation, attributes, _ = _parse_header(numbered, path)
-        width = len(attributes)
-        rows: list[list[str]] = []
-        for lineno, raw in numbered:
-            line = raw.strip()
-            if not line or line.startswith("%"):
-                continue
-            if line.startswith("{"):
-                raise ValueError(f"{path}, line {lineno}: sparse ARFF rows are not supported")
-            fields = _split_fields(line, lineno)
-            if len(fields) == width + 1 and fields[-1] == "":  # MOA ends its rows with a comma
-                fields.pop()
-            if len(fields) != width:
-                raise ValueError(
-                    f"{path}, line {lineno}: {len(fields)} values where {width} attributes are declared"
-                )
-            rows.append(fields)
+    return_info = check_bool(return_info, "return_info")
+    encoding = check_encoding(encoding)
+    try:
+        with open_text(path, encoding=encoding) as fh:
+            relation, attributes, rows = _read_rows(fh, path)
+    except (UnicodeDecodeError, EOFError, OSError, zlib.error) as exc:
+        err = read_error(path, exc, encoding)
+        if err is None:
+            raise
+        raise err from None
+    width = len(attributes)
     if not rows:
         raise ValueError(f"{path} has no data rows: a stream of length zero")
     if width < 2:
@@ -213,6 +220,15 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
         else:
             X[:, k], categories[k] = encode_nominal(list(columns[j]), _MISSING, name, values)
             nominal_features[k] = len(values)
+    if attributes[t][1] is None:  # a numeric class: whole non-negative numbers only
+        for row, cell in enumerate(columns[t]):
+            value = _number(cell)
+            if cell not in _MISSING and (value is None or not value >= 0 or value != int(value)):
+                raise ValueError(
+                    f"{path}: the numeric class attribute {names[t]!r} holds {cell!r} in data "
+                    f"row {row + 1}; a numeric class must hold whole non-negative numbers "
+                    "(declare it nominal, {...}, for other labels)"
+                )
     y, class_names = encode_target(list(columns[t]), _MISSING, names[t], attributes[t][1])
     X = check_matrix(X, str(path))
     if not return_info:
@@ -224,6 +240,37 @@ def read_arff(path, target: int | str = -1, return_info: bool = False):
             path, relation, names, feature_cols, t, class_names, nominal_features, categories
         ),
     )
+
+
+def _read_rows(fh, path):
+    """The header and the data rows (lists of fields) of an open ARFF file."""
+    numbered = enumerate(fh, start=1)
+    relation, attributes, _ = _parse_header(numbered, path)
+    width = len(attributes)
+    rows: list[list[str]] = []
+    for lineno, raw in numbered:
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("{"):
+            raise ValueError(f"{path}, line {lineno}: sparse ARFF rows are not supported")
+        fields = _split_fields(line, lineno)
+        if len(fields) == width + 1 and fields[-1] == "":  # MOA ends its rows with a comma
+            fields.pop()
+        if len(fields) != width:
+            raise ValueError(
+                f"{path}, line {lineno}: {len(fields)} values where {width} attributes are declared"
+            )
+        rows.append(fields)
+    return relation, attributes, rows
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _quote(text: str) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._validate import as_feature_matrix, as_labels, check_int, check_nominal_codes
+from ._validate import check_bool, as_feature_matrix, as_labels, check_int, check_nominal_codes
 from .info import StreamInfo
 
 
@@ -31,7 +31,9 @@ def from_arrays(
     nominal_features: ``{column: number of values}``, or just the nominal columns (then the number
         of values is the largest code + 1).  Nominal columns must hold codes ``0..n_values-1`` or NaN.
     feature_names, class_names: optional names (default ``x0, x1, ...`` and ``"0", "1", ...``).
-        ``len(class_names)`` fixes ``n_classes``; otherwise it is ``max(y) + 1``.
+        ``len(class_names)`` fixes ``n_classes``; otherwise it is ``max(y) + 1``, and labels
+        that would make over 1,024 classes of which fewer than half occur are refused (they are
+        identifiers, not class codes).
     name: name of the stream in ``info``.
     return_info: also return a :class:`StreamInfo`.
 
@@ -58,7 +60,15 @@ def from_arrays(
                 f"y holds label {int(y.max())} but only {len(class_names)} class names were given"
             )
     else:
-        class_names = [str(k) for k in range(int(y.max()) + 1)]
+        k = int(y.max()) + 1
+        distinct = np.unique(y).shape[0]
+        if k > max(1024, 2 * distinct):  # labels that are identifiers, not class codes
+            raise ValueError(
+                f"y holds label {k - 1:,}: labels are class codes 0..K-1, so that would make "
+                f"{k:,} classes of which {distinct:,} occur; encode the labels first "
+                "(names, codes = np.unique(y, return_inverse=True)) or pass class_names"
+            )
+        class_names = [str(k) for k in range(k)]
     if feature_names is not None:
         feature_names = [str(f) for f in feature_names]
         if len(feature_names) != d:
@@ -81,7 +91,7 @@ def from_arrays(
                 nominal[j] = int(present.max()) + 1 if present.size else 1
         check_nominal_codes(X, nominal)
 
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name=name,

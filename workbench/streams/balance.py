@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_n, check_seed
+from ._validate import check_bool, check_n, check_seed
 from .info import StreamInfo
 
 #: class codes, in the order of the UCI file's class names
@@ -26,14 +26,14 @@ def balance(n: int = 100_000, seed: int | None = 1, return_info: bool = False):
     >>> X.shape, sorted(set(y.tolist()))
     ((1000, 4), [0, 1, 2])
     """
-    n = check_n(n)
+    n = check_n(n, width=5)
     seed = check_seed(seed)
     rng = np.random.default_rng(seed)
     X = rng.integers(1, 6, size=(n, 4)).astype(np.float64)
     left = X[:, 0] * X[:, 1]
     right = X[:, 2] * X[:, 3]
     y = np.where(left > right, 0, np.where(left < right, 2, 1)).astype(np.int64)
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name="balance",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -15,9 +16,12 @@ from ._tabular import (
     encode_target,
     file_info,
     open_text,
+    check_encoding,
     parse_numeric,
+    read_error,
     try_numeric,
 )
+from ._validate import check_bool
 
 
 def _column_index(key, names: list[str], what: str) -> int:
@@ -43,6 +47,7 @@ def read_csv(
     header: bool = True,
     name: str | None = None,
     return_info: bool = False,
+    encoding: str = "utf-8",
 ):
     """Read a stream from a CSV file (``.csv`` or ``.csv.gz``).
 
@@ -59,15 +64,18 @@ def read_csv(
     header: whether the first row holds the column names (else they are ``col0, col1, ...``).
     name: name of the stream in ``info`` (default: the file name without extensions).
     return_info: also return a :class:`StreamInfo`.
+    encoding: the file's text encoding (default UTF-8, whose byte-order mark, if the file starts
+        with one, is dropped); ``"latin-1"`` or ``"cp1252"`` for files from older spreadsheets.
 
-    The class column: if all its values are whole non-negative numbers they are the labels as
+    The class column: if all its values are whole numbers from 0 to 1,023 they are the labels as
     written; otherwise its sorted distinct values are mapped to ``0..K-1`` (``info.class_names``).
 
     Raises
     ------
     ValueError
         for rows of unequal length, a non-number in a numeric column, a missing class label,
-        infinities, an unknown target column, or a file with no data rows.
+        infinities, an unknown target column, a file with no data rows, text that is not in
+        ``encoding`` or a gzip file cut short (each naming the file, and the line where known).
 
     Examples
     --------
@@ -82,9 +90,21 @@ def read_csv(
     path = Path(path)
     if not isinstance(delimiter, str) or len(delimiter) != 1:
         raise ValueError(f"delimiter must be a single character, got {delimiter!r}")
+    header = check_bool(header, "header")
+    return_info = check_bool(return_info, "return_info")
+    encoding = check_encoding(encoding)
     missing_set = frozenset(str(m).strip() for m in missing)
-    with open_text(path) as fh:
-        rows = [[cell.strip() for cell in row] for row in csv.reader(fh, delimiter=delimiter)]
+    reader = None
+    try:
+        with open_text(path, encoding=encoding) as fh:
+            reader = csv.reader(fh, delimiter=delimiter)
+            rows = [[cell.strip() for cell in row] for row in reader]
+    except (UnicodeDecodeError, EOFError, OSError, csv.Error, zlib.error) as exc:
+        line = reader.line_num if reader is not None and isinstance(exc, csv.Error) else None
+        err = read_error(path, exc, encoding, line)
+        if err is None:
+            raise
+        raise err from None
     rows = [row for row in rows if any(row)]  # blank lines
     if header:
         if not rows:

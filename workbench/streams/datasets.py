@@ -51,8 +51,11 @@ def load(name: str, return_info: bool = False, shuffle: bool = False, seed: int 
     """
     if not isinstance(name, str) or name.lower() not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; the shipped ones are {sorted(DATASETS)}")
-    from .remote import _shuffled
+    from ._validate import check_bool
+    from .remote import _shuffled, check_shuffle
 
+    check_shuffle(shuffle, seed)
+    check_bool(return_info, "return_info")
     X, y, info = _load_cached(name.lower())
     # Copies, so that a caller who edits the arrays or the info does not change the next load.
     X, y = _shuffled(X.copy(), y.copy(), shuffle, seed)
@@ -120,7 +123,9 @@ def adult(
     and cached like :func:`covertype` (``data_home``, ``download``, ``refresh`` and ``progress``
     are those of :func:`covertype`, and are ignored for the shipped file).
     """
-    if full:
+    from ._validate import check_bool
+
+    if check_bool(full, "full"):
         from .remote import fetch
 
         return fetch(

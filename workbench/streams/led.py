@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_int, check_n, check_probability, check_seed
+from ._validate import check_bool, check_int, check_n, check_probability, check_seed
 from .info import StreamInfo
 
 #: Segment names in the column order used by MOA (a seven-segment display read top to bottom).
@@ -56,17 +56,17 @@ def led(
     >>> bool((X[:, :7] == DIGITS[y]).all())
     True
     """
-    n = check_n(n)
     seed = check_seed(seed)
     noise = check_probability(noise, "noise")
     irrelevant = check_int(irrelevant, "irrelevant", 0)
+    n = check_n(n, width=7 + irrelevant + 1)
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 10, size=n).astype(np.int64)
     flip = rng.random((n, 7)) < noise
     segments = DIGITS[y] ^ flip
     extra = rng.integers(0, 2, size=(n, irrelevant))
     X = np.hstack([segments, extra]).astype(np.float64)
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     d = 7 + irrelevant
     info = StreamInfo(

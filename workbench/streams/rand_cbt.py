@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_int, check_n, check_probability, check_seed
+from ._validate import check_bool, check_int, check_n, check_probability, check_seed
 from .info import StreamInfo
 
 
@@ -64,6 +64,15 @@ class RandCBTConcept:
             mass = np.full(leaves.shape[0], 1.0 / leaves.shape[0])
         p = self.p1[leaves]
         return float(np.sum(np.asarray(mass) * np.minimum(p, 1.0 - p)))
+
+    def law(self):
+        """The stream's exact law, cell by cell (a :class:`workbench.streams.truth.CellLaw`):
+        ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
+        region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
+        split."""
+        from .truth import law_of
+
+        return law_of(self)
 
     def to_dot(self, feature_names=None) -> str:
         """Graphviz DOT source: inner nodes show their test, leaves P(Y = 1)."""
@@ -146,15 +155,17 @@ def rand_cbt(
     q = 0.7 and 10,000 examples per leaf.  Its Bayes error is min(q, 1 - q).
 
     With ``return_info=True`` the generating tree is ``info.tree`` (a :class:`RandCBTConcept`:
-    draw it with ``info.tree.to_dot()``, ``info.tree.bayes_error()``).
+    draw it with ``info.tree.to_dot()``, ``info.tree.bayes_error()``), and ``info.tree.law()``
+    the stream's exact law, which gives the true gain of every feature's best cut in any region
+    (``info.tree.law().feature_gains([(0, "<=", 0.5)])``, :mod:`workbench.streams.truth`).
 
     Note: the prose of Sec. VII-A gives the subtrees floor(nX) and n - 1 - floor(nX) leaves,
     which would lose a leaf at every split; Algorithm 4 (implemented here) gives
     max(1, floor(nX)) and the rest, which keeps exactly n leaves.
     """
-    n = check_n(n)
     n_leaves = check_int(n_leaves, "n_leaves", low=1)
     d = check_int(d, "d", low=1)
+    n = check_n(n, width=d + 1)
     q = check_probability(q, "q")
     if n < n_leaves:
         raise ValueError(
@@ -170,7 +181,7 @@ def rand_cbt(
     y = (rng.uniform(size=n) < tree.p1[owner]).astype(np.int64)
     order = rng.permutation(n)
     X, y = np.ascontiguousarray(X[order]), y[order]
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name="rand_cbt",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._java_random import JavaRandom
-from ._validate import check_int, check_n, check_probability, check_seed
+from ._validate import check_bool, check_int, check_n, check_probability, check_seed
 from .info import StreamInfo
 
 #: Growing stops with a ValueError beyond this many nodes (a tree that large is a parameter mistake).
@@ -146,6 +146,15 @@ class RandomTreeConcept:
 
         walk(0, "")
         return "\n".join(lines)
+
+    def law(self):
+        """The stream's exact law, cell by cell (a :class:`workbench.streams.truth.CellLaw`):
+        ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
+        region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
+        split."""
+        from .truth import law_of
+
+        return law_of(self)
 
     def to_dot(self) -> str:
         """Graphviz DOT source of the tree (inner nodes name the attribute, leaves the class)."""
@@ -288,7 +297,9 @@ def random_tree(
     label noise.  ``tree_seed=None`` uses ``seed`` (so ``seed=1`` gives MOA's default tree).
 
     With ``return_info=True``, ``info.tree`` is the :class:`RandomTreeConcept`: flat arrays plus
-    ``predict``, ``to_text`` and ``to_dot`` for drawing it.
+    ``predict``, ``to_text`` and ``to_dot`` for drawing it, and ``law()``, the stream's exact law
+    (:mod:`workbench.streams.truth`): the true gain of every feature's best cut, nominal and
+    numeric, in any region (``info.tree.law().feature_gains([(0, "==", 2)])``).
 
     Examples
     --------
@@ -297,13 +308,13 @@ def random_tree(
     >>> X.shape, info.nominal_features
     ((2000, 3), {0: 5, 1: 5})
     """
-    n = check_n(n)
     seed = check_seed(seed)
     n_classes = check_int(n_classes, "n_classes", 2)
     n_nominal = check_int(n_nominal, "n_nominal", 0)
     n_numeric = check_int(n_numeric, "n_numeric", 0)
     if n_nominal + n_numeric == 0:
         raise ValueError("random_tree needs at least one attribute: n_nominal + n_numeric >= 1")
+    n = check_n(n, width=n_nominal + n_numeric + 1)
     n_values = check_int(n_values, "n_values", 2)
     max_depth = check_int(max_depth, "max_depth", 0)
     first_leaf_level = check_int(first_leaf_level, "first_leaf_level", 0)
@@ -332,7 +343,7 @@ def random_tree(
     X[:, :n_nominal] = rng.integers(0, n_values, size=(n, n_nominal))
     X[:, n_nominal:] = rng.random((n, n_numeric))
     y = tree.label[tree._route(X)]  # X is well-formed by construction: skip the checks
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name="random_tree",

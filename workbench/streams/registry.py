@@ -2,10 +2,10 @@
 
 Each :class:`Dataset` is one loadable table (the binary Covertype and the full KDD file are records
 of their own).  The documented shape is what the loaders check a parsed file against: a different
-number of feature columns or classes is an error, a different number of rows or class size is a
-warning naming both figures (sources publish revised files).  ``notes`` records where a paper
-quotes a different figure.  :func:`list_datasets` shows the registry as a table, with what is
-already on disk.
+number of feature columns, classes or rows is an error (a download cut short at a line boundary
+parses, and only its row count tells), a different class size a warning naming both figures.
+``notes`` records where a paper quotes a different figure.  :func:`list_datasets` shows the
+registry as a table, with what is already on disk.
 """
 
 from __future__ import annotations
@@ -24,13 +24,17 @@ class RemoteFile:
 
     ``member`` is the name the loader gives the file it takes out of a zip archive (the archive's
     own member names are never used as paths); ``hosts`` are further hosts a redirect may lead to
-    (SourceForge sends every download to a mirror host).
+    (SourceForge sends every download to a mirror host).  ``size`` is the file's size in bytes
+    where it is recorded: a download must then bring exactly that many (otherwise it may bring
+    at most what the documented rows can take, :data:`~workbench.streams.remote.BYTES_PER_VALUE`
+    per value, and the rows of a delimited or LIBSVM file are counted before it is used).
     """
 
     url: str
     filename: str
     member: str | None = None
     hosts: tuple[str, ...] = ()
+    size: int | None = None
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,13 @@ Every loader works the same way (scikit-learn's ``fetch_covtype`` is the model):
    folder to put it in by hand.
 4. The files (or the fetcher's rows) are parsed (CSV with the C parser of pandas, ARFF with
    :func:`read_arff`, LIBSVM with :func:`read_libsvm`) and checked against the shape the source documents (see
-   :mod:`workbench.streams.registry`): another number of feature columns or classes is a
-   ``ValueError``, another number of rows or class sizes a :class:`DatasetWarning` naming both
-   figures.  Then the cache is written (through a temporary file and an atomic rename).
+   :mod:`workbench.streams.registry`): another number of feature columns, classes or rows is
+   a ``ValueError``, other class sizes a :class:`DatasetWarning` naming both figures.  A file
+   that arrives without a published checksum is checked before it is parsed too: its size
+   against the record (or the most its documented rows can take), and the lines of delimited
+   and LIBSVM text against the documented rows, which also checks the part of a large set that
+   ``n=`` does not read.  A download that fails a check is removed, with its record.  Then the
+   cache is written (through a temporary file and an atomic rename).
 
 ``shuffle=True, seed=k`` returns the ``k``-th random permutation of the rows (the same for the
 same ``k``), as 004 averages its learners over ten shuffles of each data set.
@@ -47,12 +51,13 @@ from ._download import (
     DownloadError,
     data_home as _data_home,
     download as _download,
+    mirror_prefix,
     mirrored,
     record_checksum,
     sha256_of,
     verify,
 )
-from ._validate import check_seed
+from ._validate import check_bool, check_seed
 from .info import StreamInfo
 from .registry import FIRST_DOWNLOAD, REGISTRY, Dataset, RemoteFile
 
@@ -115,21 +120,103 @@ def _extract(archive: Path, dest: Path) -> Path:
     return dest
 
 
+def _documented_rows(d: Dataset, k: int) -> int:
+    """The rows the source documents for ``d``'s ``k``-th file."""
+    return d.parts[k] if d.parts else d.rows
+
+
+#: the most bytes a documented row of text may take per value (with its separator): the bound
+#: on a download of a set whose size is not recorded (numbers are written in at most 25
+#: characters, a LIBSVM cell ``index:value`` in about 30; a compressed file takes fewer)
+BYTES_PER_VALUE = 32
+
+
+def _max_bytes(d: Dataset, k: int) -> int:
+    """The most bytes ``d``'s ``k``-th file can take with its documented rows (headers and
+    ARFF declarations get a MiB)."""
+    return _documented_rows(d, k) * (d.features + 1) * BYTES_PER_VALUE + 2**20
+
+
+def _count_lines(path: Path, stop_after: int) -> int:
+    """The lines of a text file (gzip or bzip2 when its name says so), read in blocks; stops
+    counting once there are more than ``stop_after``.  A last line without a newline counts,
+    blank lines at the end do not."""
+    import bz2
+    import gzip
+
+    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
+    newlines, after_last, content = 0, 0, False  # after_last: newlines after the last text
+    with opener(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            newlines += block.count(b"\n")
+            stripped = block.rstrip(b" \t\r\n")
+            if stripped:
+                content = True
+                after_last = block[len(stripped) :].count(b"\n")
+            else:
+                after_last += block.count(b"\n")
+            if content and newlines - after_last + 1 > stop_after:
+                break
+    return newlines - after_last + 1 if content else 0
+
+
+def _check_rows_of_file(d: Dataset, k: int, path: Path) -> None:
+    """The lines of a delimited or LIBSVM file must be its documented rows (and header lines):
+    fewer is a file cut short at a line boundary, many more is not the file.  (Blank lines
+    are allowed a margin here; the parsed rows are checked exactly when the set is read
+    whole.)"""
+    rows = _documented_rows(d, k)
+    want = rows + (d.skip if d.fmt == "csv" else 0)
+    margin = max(10, rows // 100)
+    try:
+        lines = _count_lines(path, want + margin)
+    except (OSError, EOFError, ValueError) as exc:  # a truncated or damaged gzip / bzip2
+        raise ValueError(
+            f"{path} is not a complete {path.suffix or 'text'} file ({type(exc).__name__}: "
+            f"{exc}): it was cut short or damaged"
+        ) from None
+    if lines < want or lines > want + margin:
+        what = "fewer" if lines < want else "more"
+        count = f"{lines:,}" if lines < want else f"more than {want + margin:,}"
+        raise ValueError(
+            f"{path} has {count} lines where {d.name}'s source documents {rows:,} rows"
+            f"{f' after {d.skip} header line(s)' if want != rows else ''}: {what} than the "
+            f"documented file ({'cut short' if what == 'fewer' else 'another file, or junk'})"
+        )
+
+
+def _forget(paths: list[Path]) -> list[str]:
+    """Remove files written by this load (a download that failed its checks) and their
+    SHA-256 records; returns their names."""
+    from ._download import checksum_file
+
+    names = []
+    for path in paths:
+        for p in (path, checksum_file(path)):
+            if p.exists():
+                p.unlink()
+        names.append(path.name)
+    return names
+
+
 def _source_files(
     d: Dataset, folder: Path, download: bool, progress
-) -> tuple[list[Path], dict, list[Path]]:
+) -> tuple[list[Path], dict, list[Path], list[Path]]:
     """The files of ``d`` in ``folder``, downloaded where missing; {file name: SHA-256} of each
     file read (a downloaded one is hashed as it arrives and recorded, one already there is
-    checked against its record); and the files that have no record yet (put there by hand),
-    which the caller records once they have been read."""
-    paths, sums, unrecorded = [], {}, []
+    checked against its record); the files that have no record yet (put there by hand),
+    which the caller records once they have been read; and the files this call downloaded
+    (with what was unzipped from them).  A new file (downloaded, or put there by hand) of
+    delimited or LIBSVM text must hold the documented number of rows; a download that does
+    not is removed at once."""
+    paths, sums, unrecorded, fresh = [], {}, [], []
 
     def check(path: Path) -> None:
         sums[path.name], recorded = verify(path)
         if not recorded:
             unrecorded.append(path)
 
-    for f in d.files:
+    for k, f in enumerate(d.files):
         target = folder / (f.member or f.filename)
         archive = folder / f.filename
         if not target.exists():
@@ -140,18 +227,42 @@ def _source_files(
             else:
                 try:
                     sums[archive.name] = _download(
-                        mirrored(f.url), archive, progress=progress, extra_hosts=f.hosts
+                        mirrored(f.url),
+                        archive,
+                        progress=progress,
+                        extra_hosts=f.hosts,
+                        size=f.size,
+                        max_bytes=_max_bytes(d, k),
                     )
                 except DownloadError as exc:
                     raise DownloadError(_missing_message(d, f, folder, str(exc))) from None
+                fresh.append(archive)
             if f.member:
-                _extract(archive, target)
+                try:
+                    _extract(archive, target)
+                except ValueError:
+                    if archive in fresh:
+                        _forget(fresh)
+                    raise
                 sums[target.name] = sha256_of(target)
                 record_checksum(target, sums[target.name])
+                if archive in fresh:
+                    fresh.append(target)
         if target.name not in sums:
             check(target)
+        if d.fmt in ("csv", "libsvm") and (target in fresh or target in unrecorded):
+            try:
+                _check_rows_of_file(d, k, target)
+            except ValueError as exc:
+                if target in fresh:
+                    gone = _forget(fresh)
+                    raise ValueError(
+                        f"{exc}; the download was removed ({', '.join(gone)}): try again, or "
+                        f"download {f.url} by hand"
+                    ) from None
+                raise ValueError(f"{exc}; delete it and load again") from None
         paths.append(target)
-    return paths, sums, unrecorded
+    return paths, sums, unrecorded, fresh
 
 
 # ------------------------------------------------------------------------------------- parsing
@@ -406,10 +517,21 @@ _PARSERS = {"csv": _parse_csv, "libsvm": _parse_libsvm, "arff": _parse_arff, "ad
 
 
 def _check_shape(
-    d: Dataset, X: np.ndarray, y: np.ndarray, info: StreamInfo, n: int | None, stacklevel: int = 4
+    d: Dataset,
+    X: np.ndarray,
+    y: np.ndarray,
+    info: StreamInfo,
+    n: int | None,
+    stacklevel: int = 4,
+    parts=None,
+    paths=None,
+    where=None,
 ) -> None:
-    """Columns and classes must match the documentation; rows and class sizes may differ (a
-    warning, shown at the caller's line ``stacklevel`` frames up)."""
+    """Columns, classes and rows must match the documentation (a file cut short at a line
+    boundary parses, and only its row count tells); class sizes that differ are a warning,
+    shown at the caller's line ``stacklevel`` frames up.  ``parts``: the rows each of
+    ``paths`` gave; ``where``: what was read, for the message (default: the files)."""
+    where = where or (", ".join(str(p) for p in paths) if paths else d.name)
     if X.shape[1] != d.features or info.n_classes != len(d.classes):
         raise ValueError(
             f"{d.name}: {X.shape[1]} features and {info.n_classes} classes where the "
@@ -423,12 +545,17 @@ def _check_shape(
                 stacklevel=stacklevel,
             )
         return
+    if parts is not None and paths is not None and d.parts and list(parts) != list(d.parts):
+        bad = [(p, k, want) for p, k, want in zip(paths, parts, d.parts) if k != want]
+        p, k, want = bad[0]
+        raise ValueError(
+            f"{d.name}: {p} holds {k:,} rows where the source documents {want:,}: not the "
+            "documented file (cut short, or another one)"
+        )
     if len(y) != d.rows:
-        warnings.warn(
-            f"{d.name}: {len(y):,} rows where the source documents {d.rows:,}; using "
-            f"the file as it is (sources publish revised files)",
-            DatasetWarning,
-            stacklevel=stacklevel,
+        raise ValueError(
+            f"{d.name}: {len(y):,} rows where the source documents {d.rows:,} ({where}): "
+            "not the documented data (a file cut short, or another one)"
         )
     if d.class_counts is not None:
         counts = np.bincount(y, minlength=len(d.classes)).tolist()
@@ -444,8 +571,21 @@ def _check_shape(
 # ------------------------------------------------------------------------------------- loading
 
 
-def _shuffled(X, y, shuffle: bool, seed):
+def check_shuffle(shuffle, seed):
+    """``shuffle`` as a bool and ``seed`` checked; a seed without ``shuffle=True`` would be
+    ignored, so it is an error."""
+    shuffle = check_bool(shuffle, "shuffle")
     seed = check_seed(seed)
+    if seed is not None and not shuffle:
+        raise ValueError(
+            f"seed={seed!r} chooses a permutation of the rows, which only shuffle=True makes; "
+            "pass shuffle=True as well (the rows come in the file's order otherwise)"
+        )
+    return shuffle, seed
+
+
+def _shuffled(X, y, shuffle: bool, seed):
+    shuffle, seed = check_shuffle(shuffle, seed)
     if not shuffle:
         return X, y
     perm = np.random.default_rng(seed).permutation(len(y))
@@ -467,7 +607,7 @@ def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
     direct = " + ".join(mirrored(f.url) for f in d.files)
     params = dict(source=d.source, version=d.version, urls=[f.url for f in d.files], n=n)
     loaded_from, how = direct, FIRST_DOWNLOAD
-    mirror = os.environ.get(ENV_MIRROR, "").strip()
+    mirror = mirror_prefix()
     if d.fetcher and download and not mirror and not _present(d, folder):
         got = None
         try:
@@ -492,10 +632,18 @@ def _build(d: Dataset, folder: Path, download: bool, progress, n: int | None):
             params.update(files=[], parts={got.source: len(y)}, loaded_from=got.source)
             params.update(sha256=dict(got.sha256), checksum=got.checksum)
             return X, y, info, params
-    paths, sums, unrecorded = _source_files(d, folder, download, progress)
+    paths, sums, unrecorded, fresh = _source_files(d, folder, download, progress)
     parse = _PARSERS[d.fmt]
-    X, y, info, parts = parse(d, paths, n) if d.fmt == "csv" else parse(d, paths)
-    _check_shape(d, X, y, info, n, stacklevel=5)
+    try:
+        X, y, info, parts = parse(d, paths, n) if d.fmt == "csv" else parse(d, paths)
+        _check_shape(d, X, y, info, n, stacklevel=5, parts=parts, paths=paths)
+    except ValueError as exc:
+        if not fresh:
+            raise
+        # what was just downloaded is not the documented file: it is not kept (a later load
+        # would otherwise find it, checked against the sum it arrived with, and fail again)
+        gone = _forget(fresh)
+        raise ValueError(f"{exc}; the download was removed ({', '.join(gone)})") from None
     for path in unrecorded:  # read and checked: its sum is recorded from now on
         record_checksum(path, sums[path.name])
     params.update(files=[p.name for p in paths], parts={p.name: k for p, k in zip(paths, parts)})
@@ -531,7 +679,12 @@ def fetch(
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer or None, got {n!r}")
         n = int(n)
-    check_seed(seed)
+    check_shuffle(shuffle, seed)
+    mirror_prefix()  # a malformed $WORKBENCH_DATA_MIRROR is named before anything is read
+    for flag, value in (("download", download), ("return_info", return_info), ("refresh", refresh)):
+        check_bool(value, flag)
+    if progress is not None:
+        check_bool(progress, "progress")
     folder = _data_home(data_home) / d.folder
     full_cache = folder / f"{name}.npz"
     cache = full_cache if n is None else folder / f"{name}_first{n}.npz"
@@ -552,7 +705,10 @@ def fetch(
         _cache.save(cache, X, y, info, meta)
         loaded = (X, y, info)
     else:
-        _check_shape(d, *loaded, n)
+        try:
+            _check_shape(d, *loaded, n, where=f"the cache {cache}")
+        except ValueError as exc:
+            raise ValueError(f"{exc}; delete the cache, or load with refresh=True") from None
     X, y, info = loaded
     X, y = _shuffled(X, y, shuffle, seed)
     if shuffle:
@@ -605,7 +761,7 @@ def covertype(
     progress: bool | None = None,
 ):
     return fetch(
-        "covertype_binary" if binary else "covertype",
+        "covertype_binary" if check_bool(binary, "binary") else "covertype",
         data_home,
         download,
         return_info,
@@ -688,7 +844,7 @@ def kdd99(
     progress: bool | None = None,
 ):
     return fetch(
-        "kdd99_full" if full else "kdd99",
+        "kdd99_full" if check_bool(full, "full") else "kdd99",
         data_home,
         download,
         return_info,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._validate import check_int, check_n, check_probability, check_seed
+from ._validate import check_bool, check_int, check_n, check_probability, check_seed
 from .info import StreamInfo
 
 #: Threshold theta of each concept: class 1 iff ``x1 + x2 > theta``.  Concept ``c`` here is MOA's
@@ -62,7 +62,7 @@ def sea(
     >>> info.drift_positions
     [250, 500, 750]
     """
-    n = check_n(n)
+    n = check_n(n, width=4)
     seed = check_seed(seed)
     noise = check_probability(noise, "noise")
     if concepts is None:
@@ -92,7 +92,7 @@ def sea(
     flip = rng.random(n) < noise
     y[flip] = 1 - y[flip]
 
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     concept_of_segment = np.asarray(sequence)[segment]
     drift_positions = [int(i) for i in np.flatnonzero(np.diff(concept_of_segment)) + 1]

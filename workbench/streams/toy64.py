@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._validate import check_n, check_real, check_seed
+
 DEPTH = 6
 N_CELLS = 2**DEPTH
 N_NODES = 2 ** (DEPTH + 1) - 1
@@ -24,7 +26,8 @@ FIRST_LEAF = N_CELLS - 1
 
 
 def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
+    with np.errstate(over="ignore"):  # a steep slope: exp overflows to inf, the value is 0
+        return 1.0 / (1.0 + np.exp(-z))
 
 
 class Toy64(NamedTuple):
@@ -50,7 +53,8 @@ class Toy64(NamedTuple):
 
     def sample(self, n: int, seed=None):
         """``n`` instances uniform on the square, labels Bernoulli(mu of their cell)."""
-        rng = np.random.default_rng(seed)
+        n = check_n(n, width=3)
+        rng = np.random.default_rng(check_seed(seed))
         X = rng.random((n, 2))
         mu = self.mu[self.cell_of(X) - FIRST_LEAF]
         y = (rng.random(n) < mu).astype(np.int64)
@@ -95,7 +99,11 @@ class Toy64(NamedTuple):
 
 
 def toy64(slope: float = 5.0) -> Toy64:
-    """001's toy problem: :math:`\\mu_k = \\sigma(` ``slope`` :math:`(x_{k,2} - \\sqrt{x_{k,1}}))`."""
+    """001's toy problem: :math:`\\mu_k = \\sigma(` ``slope`` :math:`(x_{k,2} - \\sqrt{x_{k,1}}))`.
+
+    ``slope`` is a finite number (001 uses 5; 0 makes every cell a fair coin, a negative
+    slope mirrors the problem)."""
+    slope = check_real(slope, "slope")
     depth = np.zeros(N_NODES, np.int64)
     box = np.zeros((N_NODES, 4))
     box[0] = (0.0, 1.0, 0.0, 1.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_n, check_seed
+from ._validate import check_bool, check_n, check_seed
 from .info import StreamInfo
 
 #: The three base waves h1, h2, h3 sampled at the 21 attribute positions: triangles of height 6
@@ -45,12 +45,12 @@ def waveform(
     >>> X.shape, sorted(set(y.tolist()))
     ((500, 40), [0, 1, 2])
     """
-    n = check_n(n)
     seed = check_seed(seed)
     if isinstance(n_features, bool) or n_features not in (21, 40):
         raise ValueError(
             f"n_features must be 21 or 40 (21 waveform attributes + 19 noise), got {n_features!r}"
         )
+    n = check_n(n, width=n_features + 1)
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, size=n).astype(np.int64)
     u = rng.random(n)[:, None]
@@ -59,7 +59,7 @@ def waveform(
     if n_features == 40:
         X = np.hstack([X, np.zeros((n, 19))])
     X += rng.standard_normal((n, n_features))
-    if not return_info:
+    if not check_bool(return_info, "return_info"):
         return X, y
     info = StreamInfo(
         name="waveform" if n_features == 21 else "waveform40",

@@ -109,9 +109,42 @@ def _main_module_hidden():
             main.__spec__ = spec
 
 
+def exit_with_parent() -> bool:
+    """In a worker process: end it as soon as the process that started it is gone.
+
+    A sweep's workers otherwise outlive a parent that was killed (``kill -9``, the
+    out-of-memory killer, a notebook kernel restarted): two processes of some 230 MB each, and
+    multiprocessing's resource tracker, whose pipe the workers hold open, live on with nobody
+    to give them work.  A daemon thread waits on the parent's sentinel (a pipe that the
+    operating system closes when the parent dies, whatever the signal) and ends the process.
+    Returns whether it watches (False in a process without a multiprocessing parent)."""
+    import multiprocessing
+    import threading
+
+    parent = multiprocessing.parent_process()
+    if parent is None or getattr(parent, "sentinel", None) is None:
+        return False
+
+    def watch(sentinel=parent.sentinel):
+        from multiprocessing.connection import wait
+
+        wait([sentinel])
+        os._exit(PARENT_GONE)
+
+    threading.Thread(target=watch, name="workbench-exit-with-parent", daemon=True).start()
+    return True
+
+
+#: the exit status of a worker whose parent died (:func:`exit_with_parent`)
+PARENT_GONE = 86
+
+
 def _init_worker(cells):
-    """Pool initializer: load the kernels of the sweep's learners before the first cell."""
+    """Pool initializer: end with the parent (:func:`exit_with_parent`), and load the kernels
+    of the sweep's learners before the first cell."""
     from .cells import resolve_learner
+
+    exit_with_parent()
 
     for cell in cells:
         if not isinstance(cell, Cell):
@@ -235,14 +268,38 @@ class LocalBackend:
 
 
 # --------------------------------------------------------------------------- Dask
+def default_no_worker_timeout() -> float:
+    """Seconds a sweep waits for a Dask cluster that has no worker:
+    ``$WORKBENCH_DASK_NO_WORKER_TIMEOUT`` or :data:`NO_WORKER_TIMEOUT`."""
+    text = os.environ.get(ENV_NO_WORKER, "").strip()
+    if not text:
+        return NO_WORKER_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise ValueError(f"${ENV_NO_WORKER} = {text!r} is not a positive number of seconds")
+    return value
+
+
+ENV_NO_WORKER = "WORKBENCH_DASK_NO_WORKER_TIMEOUT"
+NO_WORKER_TIMEOUT = 60.0
+
+
 class DaskBackend:
     """Cells as tasks on a Dask cluster: ``client`` (a ``distributed.Client``) or ``address``
-    (``"tcp://host:8786"``, connected for this sweep and closed after it)."""
+    (``"tcp://host:8786"``, connected for this sweep and closed after it).
+
+    A cluster that has no worker for ``no_worker_timeout`` seconds (default
+    :func:`default_no_worker_timeout`: 60, or ``$WORKBENCH_DASK_NO_WORKER_TIMEOUT``) while
+    tasks wait ends the sweep with a ``RuntimeError`` that says so (the rows finished so far are
+    in the results file; a rerun goes on from them), rather than waiting for ever."""
 
     name = "dask"
     isolate_suspects = False
 
-    def __init__(self, client=None, address=None):
+    def __init__(self, client=None, address=None, no_worker_timeout=None):
         try:
             import distributed
         except ImportError:
@@ -273,6 +330,19 @@ class DaskBackend:
         self._count = 0
         self._capacity, self._capacity_at = 1, -1e9
         self._out = set()
+        if no_worker_timeout is None:
+            no_worker_timeout = default_no_worker_timeout()
+        if (
+            isinstance(no_worker_timeout, bool)
+            or not isinstance(no_worker_timeout, (int, float))
+            or not no_worker_timeout > 0
+        ):
+            raise ValueError(
+                f"no_worker_timeout must be a positive number of seconds; got {no_worker_timeout!r}"
+            )
+        self.no_worker_timeout = float(no_worker_timeout)
+        self._workers_seen_at = time.monotonic()
+        self._workers_checked_at = -1e9
 
     def start(self, cells):
         pass
@@ -286,6 +356,30 @@ class DaskBackend:
                 pass
             self._capacity_at = now
         return self._capacity
+
+    def _check_workers(self):
+        """Raise once the cluster has had no worker for ``no_worker_timeout`` seconds."""
+        now = time.monotonic()
+        if now - self._workers_checked_at < min(2.0, self.no_worker_timeout / 4):
+            return
+        self._workers_checked_at = now
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:  # noqa: BLE001  (a scheduler that does not answer: no worker known)
+            workers = 0
+        if workers:
+            self._workers_seen_at = now
+        elif now - self._workers_seen_at > self.no_worker_timeout:
+            try:
+                where = f" at {self.client.scheduler.address}"
+            except Exception:  # noqa: BLE001
+                where = ""
+            raise RuntimeError(
+                f"the Dask cluster{where} has had no worker for {self.no_worker_timeout:g} s, "
+                f"so the sweep's {len(self._out)} waiting task(s) cannot run: start workers "
+                "and run the sweep again (it goes on from the rows in its results file), or "
+                f"set ${ENV_NO_WORKER} to wait longer"
+            )
 
     def submit(self, chunk):
         self._count += 1
@@ -301,7 +395,9 @@ class DaskBackend:
                 handles, timeout=timeout, return_when="FIRST_COMPLETED"
             ).done
         except TimeoutError:
-            return []
+            done = ()
+        if not done:
+            self._check_workers()
         return list(done)
 
     def outcome(self, handle):

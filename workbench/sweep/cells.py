@@ -27,7 +27,7 @@ import itertools
 import json
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -505,6 +505,9 @@ def expand_grid(grid, what: str = "grid") -> list[dict]:
 
 def _learner_grids(learners, grid) -> list[tuple[str, list[dict]]]:
     """(learner name, parameter sets) pairs from the forms ``run`` accepts."""
+    forms = (
+        "a learner's name ('HoeffdingTree'), its class, a list of these, or a dict {learner: grid}"
+    )
     if isinstance(learners, Mapping):
         if grid is not None:
             raise ValueError(
@@ -512,12 +515,16 @@ def _learner_grids(learners, grid) -> list[tuple[str, list[dict]]]:
                 "grid={name: grid}, not both"
             )
         pairs = list(learners.items())
+        if not pairs:
+            raise ValueError(f"learners must be {forms}; got an empty dict")
     else:
         if isinstance(learners, (str, type)):
             learners = [learners]
+        if isinstance(learners, (bytes, Mapping)) or not isinstance(learners, Iterable):
+            raise ValueError(f"learners must be {forms}; got {learners!r:.80}")
         learners = list(learners)
         if not learners:
-            raise ValueError("no learner given")
+            raise ValueError(f"learners must be {forms}; got an empty list")
         names = [learner_name(lr) for lr in learners]
         if len(set(names)) != len(names):
             raise ValueError(f"a learner is listed twice: {names}")
@@ -744,6 +751,11 @@ def expand(
                         raise ValueError(f"the sweep lists the same cell twice: {cell.describe()}")
                     seen[cell.cell_id] = cell
                     cells.append(cell)
+    if not cells:
+        raise ValueError(
+            "the sweep has no cell to run: a grid, a stream list or the seeds are empty "
+            f"(learners={learners!r:.60}, grid={grid!r:.60}, seeds={seeds!r:.60})"
+        )
     return cells
 
 

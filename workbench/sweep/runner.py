@@ -93,6 +93,8 @@ def run(
     """
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
         raise ValueError(f"max_attempts must be a positive integer; got {max_attempts!r}")
+    if not isinstance(rerun_errors, bool):
+        raise ValueError(f"rerun_errors must be True or False; got {rerun_errors!r}")
     if (
         isinstance(chunk_seconds, bool)
         or not isinstance(chunk_seconds, (int, float))

@@ -41,8 +41,13 @@ def to_dot(
     >>> viz.to_dot(model, highlight=X[0], recent=500).startswith("digraph")
     True
     """
-    if not hasattr(model, "tree") or not hasattr(model, "explain_one"):
-        raise ValueError(f"to_dot needs a workbench learner; got {type(model).__name__}")
+    if not hasattr(type(model), "tree") or not hasattr(type(model), "explain_one"):
+        raise ValueError(
+            f"model must be a workbench learner (e.g. learners.HoeffdingTree()); got "
+            f"{type(model).__name__} {model!r:.80}"
+        )
+    if hasattr(model, "_require_fitted"):
+        model._require_fitted()  # NotFittedError: there is no tree to draw yet
     return tree_to_dot(
         model,
         feature_names=feature_names,
