@@ -346,7 +346,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                                    path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
                                  nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
-            score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
+            score_predictors(mc_correct, nb_correct, class_counts, nodes.cls_len, leaf, c,
+                             mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
             if by_codes and forked:
                 # learned down a branch its prediction passed by for want of weight: the table

@@ -309,6 +309,8 @@ def numeric_best_cut(
         wr = 0.0
         sl = 0.0
         sr = 0.0
+        nl = 0  # classes with weight on each side: one alone makes the branch pure
+        nr = 0
         for k in range(g_w.shape[2]):
             w = max(g_w[s, j, k], 0.0)
             left = gaussian_left_weight(
@@ -320,8 +322,10 @@ def numeric_best_cut(
                 wr += right
                 if left > 0.0:
                     sl += left * math.log2(left)
+                    nl += 1
                 if right > 0.0:
                     sr += right * math.log2(right)
+                    nr += 1
             else:
                 post[0, k] = left
                 post[1, k] = w - left
@@ -336,6 +340,8 @@ def numeric_best_cut(
                 sl,
                 sr,
                 frac,
+                nl == 1,
+                nr == 1,
             )
         else:
             g = split_merit(pre_total, pre_imp, post, 2, crit, frac, True)
@@ -346,14 +352,17 @@ def numeric_best_cut(
 
 
 @njit(inline="always")
-def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac):
+def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac, pure_l, pure_r):
     """Information gain of a two-way split whose branches weigh ``wl`` and ``wr`` (their log2
     ``lwl`` and ``lwr``, read where positive) and whose classes' weights c give ``sl`` and
     ``sr``, the sums of c log2 c: :func:`split_merit` with
     ``fast`` on those two rows, the same operations in the same order (so the same bits),
-    from scalars.  (:func:`numeric_best_cut` runs it for every cut point; ``split_merit`` and
-    ``impurity_row`` take the table, and each call of theirs counted a reference to it:
-    a sixth of a split attempt on SEA, measured.)"""
+    from scalars.  A branch that holds one class only (``pure_l``, ``pure_r``) has entropy 0
+    exactly, as MOA computes it (w (log2 w - w log2 w / w) leaves a rounding residue of up to
+    1e-13, which broke MOA's exact ties among candidates whose branches are all pure).
+    (:func:`numeric_best_cut` runs it for every cut point; ``split_merit`` and
+    ``impurity_row`` take the table, and each call of theirs counted a reference to it: a
+    sixth of a split attempt on SEA, measured.)"""
     if pre_total <= 0.0:
         return -np.inf
     post_total = 0.0 + wl + wr
@@ -363,11 +372,11 @@ def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac):
     weighted = 0.0
     if wl > frac * post_total:
         big += 1
-    if wl > 0.0:
+    if wl > 0.0 and not pure_l:
         weighted += wl * (lwl - sl / wl)
     if wr > frac * post_total:
         big += 1
-    if wr > 0.0:
+    if wr > 0.0 and not pure_r:
         weighted += wr * (lwr - sr / wr)
     if big < 2:
         return -np.inf
@@ -476,7 +485,17 @@ def numeric_screen_gain(
         ):
             return False, 0.0, False
         g = binary_info_gain(
-            pre_total, pre_imp, wl, wr, logs[i * W + 2 * K], logs[i * W + 2 * K + 1], sl, sr, frac
+            pre_total,
+            pre_imp,
+            wl,
+            wr,
+            logs[i * W + 2 * K],
+            logs[i * W + 2 * K + 1],
+            sl,
+            sr,
+            frac,
+            False,
+            False,
         )
         if np.isnan(g):
             return False, 0.0, False
