@@ -35,6 +35,7 @@ from .state import (
     LOG_T,
     LOG_THRESHOLD,
     LOG_TIE,
+    M_LOG_LOST,
     M_N_LOG,
     LEAF,
     M_DEPTH,
@@ -226,8 +227,13 @@ def log_split(T, node, tie, eps, g_best, g_second):
     ``LOG_*`` columns of :mod:`workbench.core.state`): the weight and looks it had, the decision
     (``tie``: by the tie rule) and the numbers the rule compared, and where it hangs (its
     parent's log row and its branch there).  The kernels make room for a row before they
-    split (the loop's room check)."""
+    split (the loop's room check); where the log has reached its limit under
+    ``memory_limit_mb`` (``P_LOG_LIMIT``), the split is counted in ``M_LOG_LOST`` instead."""
     r = T.meta[M_N_LOG]
+    if r >= T.log.shape[0]:  # at its limit under memory_limit_mb: counted, not recorded
+        T.meta[M_LOG_LOST] += 1
+        T.log_row[node] = -1
+        return
     T.meta[M_N_LOG] += 1
     p = T.parent[node]
     branch = -1

@@ -26,7 +26,7 @@ from .forest_steps import prune_and_refill
 from .leaf_predict import leaf_predict, moa_nb_resolve, score_predictors
 from .naive_bayes import N_ACC
 from .observe import learn_along_path, observe
-from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK, P_GRACE_FN,
+from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK, P_GRACE_FN, P_LOG_LIMIT,
                      P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .reevaluate import reevaluate, reevaluate_along_path, reevaluation_due
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
@@ -170,6 +170,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     scheduled = C.params[P_GRACE_FN] != 0.0   # a user's grace schedule
     wait = T.wait
     log_cap = T.log.shape[0]
+    log_room = C.params[P_LOG_LIMIT] <= 0.0 or log_cap < C.params[P_LOG_LIMIT]   # may it grow?
     want_pred = pred.shape[0] > 0
     want_proba = proba.shape[0] > 0
     want_leaves = leaves.shape[0] > 0
@@ -224,7 +225,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
                       s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1 or
-                      meta[M_N_LOG] >= log_cap):
+                      meta[M_N_LOG] >= log_cap and log_room):
             if rng is None:
                 counters[C_SEEN] = n_seen
                 counters[C_QUERIED] = n_queried

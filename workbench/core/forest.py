@@ -40,7 +40,15 @@ from numba import njit
 
 from .criteria import impurity_row, split_merit
 from .memory import MEM_COUNT, mem_position, mem_push
-from .params import LEAF_NB, P_CRITERION, P_GRACE, P_LEAF_PRED, P_MAX_NODES, P_MIN_BRANCH_FRAC
+from .params import (
+    LEAF_NB,
+    P_CRITERION,
+    P_GRACE,
+    P_LEAF_PRED,
+    P_LOG_LIMIT,
+    P_MAX_NODES,
+    P_MIN_BRANCH_FRAC,
+)
 from ._inline import inline, release
 from .decide import NO_SPLIT_BOUND, SPLIT_MARGIN, SPLIT_TIE, split_decision
 from .edits import (
@@ -481,7 +489,10 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
         if learn and (
             n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < 2 * R
             or s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 2 * R
-            or T.log.shape[0] - meta[M_N_LOG] < R
+            or (
+                T.log.shape[0] - meta[M_N_LOG] < R
+                and (C.params[P_LOG_LIMIT] <= 0.0 or T.log.shape[0] < C.params[P_LOG_LIMIT])
+            )
         ):
             return i
         # ---- predict: every tree, local probabilities summed into the K classes

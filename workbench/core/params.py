@@ -47,7 +47,9 @@ P_CRITERION_RANGE = 27  # a user criterion's range R, given with it (for the bou
 P_RULE_FN = 28  # the address of a user's split rule (split_rule=), 0: the built-in rule
 P_RULE_SCREEN = 29  # 1: the user's split rule is monotone, so the split screen may decide
 P_GRACE_FN = 30  # the address of a user's grace schedule (grace_schedule=), 0: none
-N_PARAMS = 31
+P_LOG_LIMIT = 31  # rows the split log may grow to under memory_limit_mb (0: no limit); past
+# them the log keeps its first rows and counts the splits it could not record (M_LOG_LOST)
+N_PARAMS = 32
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)

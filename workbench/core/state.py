@@ -106,6 +106,7 @@ M_N_SPLITS = 8
 M_DEPTH = 9  # depth of the deepest leaf ever made
 M_GUARD_HITS = 10  # splits refused by the memory guard
 M_N_LOG = 11  # rows of the split log in use
+M_LOG_LOST = 12  # splits the log could not record (its limit under memory_limit_mb reached)
 N_META = 16
 
 # columns of the split log
@@ -322,16 +323,22 @@ def _grow_group(fields: dict, names, fills: dict, free_name: str, used: int, nee
 
 
 def grow(
-    state: TreeState, min_free_nodes: int, min_free_slots: int, min_free_log: int = 1
+    state: TreeState,
+    min_free_nodes: int,
+    min_free_slots: int,
+    min_free_log: int = 1,
+    log_limit: float = 0.0,
 ) -> TreeState:
     """Double node, slot and split-log capacity until the requested number of free rows
-    exists."""
+    exists (the log at most to ``log_limit`` rows, where that is > 0)."""
     fields = state._asdict()
     cap, used = state.log.shape[0], int(state.meta[M_N_LOG])
-    if used + min_free_log > cap:
+    if used + min_free_log > cap and not 0 < log_limit <= cap:
         new = max(cap, 1)
         while new < used + min_free_log:
             new *= 2
+        if log_limit > 0:
+            new = min(new, int(log_limit))
         fields["log"] = _grow(state.log, new, 0.0)
     _grow_group(
         fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]), min_free_nodes

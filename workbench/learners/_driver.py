@@ -11,7 +11,7 @@ import numpy as np
 from .. import _functions as fx
 from ..core import edits, engine
 from ..core import state as st
-from ._memory import allocate_within, room_for
+from ._memory import allocate_within, log_limit, room_for
 from ..core.params import (
     ATTEMPT_COUNTS,
     BOUND_USER,
@@ -38,6 +38,7 @@ from ..core.params import (
     P_GRACE_CLOCK,
     P_GRACE_FN,
     P_LEAF_PRED,
+    P_LOG_LIMIT,
     P_MARGIN_FACTOR,
     P_MAX_DEPTH,
     P_MAX_NODES,
@@ -194,6 +195,7 @@ class EngineDriver:
         )
         edits.init_root(self._state)
         self._config.params[P_MAX_NODES] = room.max_nodes
+        self._config.params[P_LOG_LIMIT] = log_limit(room)
         return self
 
     def _is_set_up(self) -> bool:
@@ -218,7 +220,13 @@ class EngineDriver:
                 self._kernel_failed(exc)
             if start >= n:
                 return
-            self._state = st.grow(self._state, self._state.children.shape[1] + 1, 1)
+            self._state = st.grow(
+                self._state,
+                self._state.children.shape[1] + 1,
+                1,
+                1,
+                self._config.params[P_LOG_LIMIT],
+            )
 
     def _learn_all(self, X, y):
         """Learn every row of validated (X, y) (a learner whose ``partial_fit`` selects rows,

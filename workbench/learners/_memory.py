@@ -58,7 +58,10 @@ def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
             getattr(empty, f).itemsize * math.prod(getattr(empty, f).shape[1:]) for f in names
         )
 
-    node = per_row(st.NODE_FIELDS) + np.dtype(np.int64).itemsize  # + its free-list entry
+    # + its free-list entry, and a row of the split log (a split per node, as a leaf-only
+    # learner makes them; a re-evaluating one may make more, which the log then counts
+    # without recording: log_limit)
+    node = per_row(st.NODE_FIELDS) + np.dtype(np.int64).itemsize + empty.log.itemsize * st.N_LOG
     slot = per_row(st.SLOT_FIELDS) + np.dtype(np.int64).itemsize
     fixed = empty.roots.nbytes + empty.meta.nbytes
     return int(node), int(slot), int(fixed)
@@ -150,6 +153,12 @@ def room_for(
         slot_capacity=capacities[1],
         what=describe_sizes(learner, sizes),
     )
+
+
+def log_limit(room: RoomPlan) -> float:
+    """The split log's most rows (``P_LOG_LIMIT``): as many as nodes under a limit, none (0)
+    without one."""
+    return 0.0 if math.isinf(room.max_nodes) else float(room.max_nodes)
 
 
 def check_memory_limit(value):

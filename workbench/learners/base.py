@@ -835,11 +835,24 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         hangs below, -1 at a root) and ``branch`` (which of its branches), ``tree`` (which tree
         of a forest), ``replaced`` (a re-evaluation replaced or killed it: EFDT) and
         ``in_tree`` (it stands in the tree now).  A split made by a re-evaluation has
-        ``looks`` 0 and ``g_second`` the current split's merit it beat."""
+        ``looks`` 0 and ``g_second`` the current split's merit it beat.
+
+        Under ``memory_limit_mb`` the log holds at most a row per node the limit allows; where
+        a re-evaluating learner made more splits than that, the later ones are counted, not
+        recorded: a warning says how many (``attrs["lost"]``)."""
         import pandas as pd
 
         self._require_fitted()
         T = self._state
+        lost = int(T.meta[st.M_LOG_LOST])
+        if lost:
+            warnings.warn(
+                f"the split log holds the first {int(T.meta[st.M_N_LOG]):,} splits; {lost:,} "
+                f"later ones were not recorded (the log's limit under memory_limit_mb="
+                f"{self.memory_limit_mb!r})",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         rows = T.log[: int(T.meta[st.M_N_LOG])]
         parent = rows[:, st.LOG_PARENT].astype(np.int64)
         node = rows[:, st.LOG_NODE].astype(np.int64)
@@ -851,7 +864,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
             top = np.where(up >= 0, up, top)
         roots = {int(r): i for i, r in enumerate(T.roots)}
         feature = rows[:, st.LOG_FEATURE].astype(np.int64)
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "node": node,
                 "depth": rows[:, st.LOG_DEPTH].astype(np.int64),
@@ -872,6 +885,8 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 "in_tree": rows[:, st.LOG_IN_TREE] > 0,
             }
         )
+        frame.attrs["lost"] = lost
+        return frame
 
     def summary(self) -> dict:
         return {
