@@ -130,7 +130,8 @@ def test_set_up_leaves_the_staleness_check_to_the_package(monkeypatch):
 def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
     """`dev.py test` runs `ruff check .` first; a lint error fails the command before pytest."""
     dev = _load_dev()
-    for step in ("ensure_venv", "ensure_graphviz", "ensure_chromium", "precompile"):
+    steps = ("ensure_venv", "ensure_graphviz", "ensure_chromium", "ensure_java", "precompile")
+    for step in steps:
         monkeypatch.setattr(dev, step, lambda *a, **k: None)
     monkeypatch.chdir(ROOT)
     for ruff_rc in (0, 1):
