@@ -72,7 +72,9 @@ def from_river(dataset, n=None, *, nominal_features=None):
     >>> X, y, info = streams.from_river(datasets.synth.Agrawal(seed=1), n=1000,
     ...                                 nominal_features=["elevel", "car", "zipcode"])
     >>> X.shape, info.n_classes, info.nominal_features
-    ((1000, 9), 2, {3: 5, 4: 20, 5: 9})
+    ((1000, 9), 2, {1: 20, 3: 5, 8: 9})
+    >>> [info.feature_names[j] for j in info.nominal_features]
+    ['car', 'elevel', 'zipcode']
     """
     n = _check_n(n, "from_river")
     if n is None and _endless_river(dataset):
