@@ -48,6 +48,10 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
         text = page.read_text()
         assert "interactive(children=" not in text and not re.search(r"\b0%\|", text), nb.name
     assert (html / "index.html").exists() and (html / "bounds_findings.html").exists()
+    # the guide the README links: the API in one page, the architecture, adding a learner
+    for page in book.GUIDE:
+        assert (html / f"{page.stem}.html").exists(), page.name
+    assert "How to add a learner" in (html / "extending.html").read_text()
     # the page for teachers comes first, and the students' book has no solutions
     teaching = (html / "teaching.html").read_text()
     assert "Which notebook for which lecture" in teaching and "no network" in teaching

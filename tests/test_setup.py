@@ -130,7 +130,8 @@ def test_set_up_leaves_the_staleness_check_to_the_package(monkeypatch):
 def test_test_command_lints_before_pytest_and_stops_on_lint_errors(monkeypatch):
     """`dev.py test` runs `ruff check .` first; a lint error fails the command before pytest."""
     dev = _load_dev()
-    for step in ("ensure_venv", "ensure_graphviz", "ensure_chromium", "precompile"):
+    steps = ("ensure_venv", "ensure_graphviz", "ensure_chromium", "ensure_java", "precompile")
+    for step in steps:
         monkeypatch.setattr(dev, step, lambda *a, **k: None)
     monkeypatch.chdir(ROOT)
     for ruff_rc in (0, 1):
@@ -214,3 +215,47 @@ def test_lab_set_up_keeps_widget_messages_on_the_kernels_main_thread(tmp_path):
     )
     schema = json.loads(schema_file.read_text())["properties"]["commsOverSubshells"]
     assert "disabled" in [choice["const"] for choice in schema["oneOf"]]
+
+
+def test_test_command_brings_river_capymoa_and_java_when_it_can(tmp_path, monkeypatch):
+    """`dev.py test` installs the bench extra (River, CapyMOA) as optional and Java with
+    apt-get (as `dev.py bench` does); where pip cannot install the extra it installs the rest,
+    and the tests that need them are skipped with the reason (tests/test_interop.py)."""
+    dev = _load_dev()
+    calls = []
+    monkeypatch.setattr(dev, "ensure_venv", lambda *a, **k: calls.append(("venv", a, k)))
+    monkeypatch.setattr(dev, "ensure_java", lambda: calls.append(("java",)))
+    for step in ("ensure_graphviz", "ensure_chromium", "precompile"):
+        monkeypatch.setattr(dev, step, lambda *a, **k: None)
+    monkeypatch.setattr(dev, "lint", lambda: 0)
+    monkeypatch.setattr(dev.subprocess, "call", lambda *a, **k: 0)
+    monkeypatch.chdir(ROOT)
+    assert dev.cmd_test([]) == 0
+    assert ("venv", ("dev",), {"optional": "bench"}) in calls and ("java",) in calls
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["bench"]
+    assert {_name(r) for r in extras} == {"river", "capymoa"}
+
+    # the optional install fails (no registry): the required extras are installed all the same
+    monkeypatch.undo()
+    dev = _load_dev()
+    py = tmp_path / "bin" / "python"
+    py.parent.mkdir()
+    py.write_text("")
+    monkeypatch.setattr(dev, "VENV", tmp_path)
+    monkeypatch.setattr(dev, "PY", py)
+    runs = []
+
+    def run(cmd, **k):
+        runs.append(str(cmd[-1]))
+        if str(cmd[-1]).endswith("[dev,bench]"):
+            raise dev.subprocess.CalledProcessError(1, cmd)
+
+    monkeypatch.setattr(dev, "run", run)
+    dev.ensure_venv("dev", optional="bench")
+    assert runs[-2:] == [f"{dev.ROOT}[dev,bench]", f"{dev.ROOT}[dev]"]
+    assert (tmp_path / ".setup-stamp").exists()
+    runs.clear()
+    dev.ensure_venv("dev", optional="bench")  # stamped: not again until pyproject.toml changes
+    assert runs == []

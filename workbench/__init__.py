@@ -1,13 +1,14 @@
 """Workbench for confidence-based streaming decision trees.
 
-    from workbench import streams, learners, evaluate, bounds, montecarlo, viz
+    from workbench import streams, learners, evaluate, bounds, montecarlo, viz, interop
 
 Submodules are imported on first use; numba compiles (or loads from its cache) the kernels a
 submodule needs when it is first used.  ``import workbench`` imports numba and makes its cache
 tell kernels compiled from other sources apart (:mod:`workbench._kernel_cache`): after an edit to
 any file a kernel is built from, the next process compiles it afresh instead of loading the old
-machine code.  It also makes numba's inlining of the kernels' steps copy less
-(:mod:`workbench._inline_copies`: the same machine code, compiled in less time).
+machine code.  It also makes numba's inlining of the kernels' steps copy less while the
+workbench's own kernels compile, and only then (:mod:`workbench._inline_copies`: the same
+machine code, compiled in less time; anyone else's functions compile as with numba alone).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _SUBMODULES = (
     "provenance",
     "viz",
     "experiments",
+    "interop",
 )
 __all__ = list(_SUBMODULES)
 

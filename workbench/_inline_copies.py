@@ -1,4 +1,5 @@
-"""Faster compiles of the steps numba inlines: one copy of a scope per copied IR, not per block.
+"""Faster compiles of the steps numba inlines: one copy of a scope per copied IR, not per block,
+while a workbench kernel compiles (and only then).
 
 Every ``@njit(inline="always")`` call site is inlined by numba's ``InlineWorker.inline_ir``,
 which copies the callee's IR (twice) with a nested ``copy_ir``: a shallow copy of the function,
@@ -11,19 +12,28 @@ Measured on 2026-11-28 (``benchmarks/README.md``): without this, a first use of 
 empty numba cache) took 1.09-1.12 times the CPU time and a cold ``python -m workbench.precompile``
 1.23 times.
 
-:func:`install` (run by ``import workbench``) gives numba's ``Scope`` a ``__deepcopy__`` that,
+While numba compiles a function of the workbench (a dispatcher whose Python function was
+defined in ``workbench`` or one of its modules), numba's ``Scope`` has a ``__deepcopy__`` that,
 inside one run of ``copy_ir``, hands every block the same copy of a scope, as one memo for the
-whole IR would; the original IR is made that way (its blocks share one scope).  Anywhere else a
-scope is copied as ``copy.deepcopy`` always copied it.  The machine code does not change: the
-code sections of the objects numba caches, compiled with and without this, are the same bytes
-for 226 of the 228 functions of a cold precompile, and the other two differ as much between two
-builds without it (``benchmarks/README.md``, 2026-11-28; ``tests/test_inline_copies.py`` checks
-the copies and a nested inlined function's code).
+whole IR would; the original IR is made that way (its blocks share one scope).  Anywhere else
+(a scope copied outside ``copy_ir``) a scope is copied as ``copy.deepcopy`` always copied it.
+The machine code does not change: the code sections of the objects numba caches, compiled with
+and without this, are the same bytes for 226 of the 228 functions of a cold precompile, and the
+other two differ as much between two builds without it (``benchmarks/README.md``, 2026-11-28;
+``tests/test_inline_copies.py`` checks the copies and a nested inlined function's code).
+
+Nothing changes for anyone else's functions: :func:`install` (run by ``import workbench``)
+registers a listener for numba's ``"numba:compile"`` events (numba's own extension point), which
+puts the copy on ``Scope`` when a workbench function starts compiling and takes it off when that
+compile ends.  A compile nested in another (a callee typed while its caller compiles) decides
+for itself, so a user's function compiles with numba's own copy even when a workbench kernel
+calls for it, and a workbench function typed inside a user's compile gets the faster copy for
+its own compile only.  numba compiles under one global lock, so the stack of compiles is one
+list, and one record of the current ``copy_ir`` run suffices.
 
 It installs only where numba's code has the shape described above (``Scope`` without a
 ``__deepcopy__`` of its own, ``inline_ir`` with one nested ``copy_ir`` that builds its copy in
-``kernel_copy``); a numba that copies differently is left as it is.  numba compiles under one
-global lock, so one record of the current copy suffices.
+``kernel_copy``); a numba that copies differently is left as it is.
 """
 
 from __future__ import annotations
@@ -35,6 +45,9 @@ import sys
 #: (the IR and the originals are held so that their ids cannot be reused while recorded; not the
 #: frame, which would hold the whole compile's frames and their locals until the next inlining)
 _current: list = [None, {}]
+
+#: the package whose functions' compiles get the faster copy
+PACKAGE = __name__.rsplit(".", 1)[0]
 
 
 def _copy_ir_target(frame):
@@ -73,9 +86,56 @@ def _scope_deepcopy(self, memo):
     return new
 
 
+def is_workbench_function(py_func) -> bool:
+    """Whether a function was defined in the workbench (its module is ``workbench`` or one of
+    its modules)."""
+    module = getattr(py_func, "__module__", None) or ""
+    return module == PACKAGE or module.startswith(PACKAGE + ".")
+
+
+def _put(on: bool) -> None:
+    """Put the copy on numba's ``Scope`` (or take it off)."""
+    from numba.core import ir
+
+    if on:
+        ir.Scope.__deepcopy__ = _scope_deepcopy
+    else:
+        if vars(ir.Scope).get("__deepcopy__") is _scope_deepcopy:
+            del ir.Scope.__deepcopy__
+        _current[0] = None
+        _current[1] = {}
+
+
+def _listener_class():
+    from numba.core import event
+
+    class WorkbenchCompiles(event.Listener):
+        """Follows numba's compiles: the copy is on ``Scope`` exactly while the innermost
+        compile in progress is of a workbench function."""
+
+        def __init__(self):
+            self.stack: list[bool] = []
+
+        def on_start(self, ev):
+            dispatcher = (ev.data or {}).get("dispatcher")
+            ours = is_workbench_function(getattr(dispatcher, "py_func", None))
+            self.stack.append(ours)
+            _put(ours)
+
+        def on_end(self, ev):
+            if self.stack:
+                self.stack.pop()
+            _put(bool(self.stack) and self.stack[-1])
+
+    return WorkbenchCompiles
+
+
+#: the registered listener (None when not installed)
+_listener = None
+
+
 def applicable() -> bool:
-    """Whether this numba copies inlined IR the way described above (True also once the copy
-    is in place)."""
+    """Whether this numba copies inlined IR the way described above."""
     from numba.core import inline_closurecall, ir
 
     if vars(ir.Scope).get("__deepcopy__", _scope_deepcopy) is not _scope_deepcopy:
@@ -89,21 +149,33 @@ def applicable() -> bool:
     return len(nested) == 1 and "kernel_copy" in nested[0].co_varnames
 
 
+def installed() -> bool:
+    """Whether the workbench's compiles get the faster copy (the listener is registered)."""
+    return _listener is not None
+
+
 def install() -> bool:
-    """Give numba's ``Scope`` the copy above, where :func:`applicable`; True when in place."""
+    """Register the listener that gives the workbench's compiles the copy above, where
+    :func:`applicable`; True when in place (idempotent)."""
+    global _listener
+    if _listener is not None:
+        return True
     if not applicable():
         return False
-    from numba.core import ir
+    from numba.core import event
 
-    ir.Scope.__deepcopy__ = _scope_deepcopy
+    _listener = _listener_class()()
+    event.register("numba:compile", _listener)
     return True
 
 
 def uninstall() -> None:
-    """Take the copy out again (tests compare compiles with and without it)."""
-    from numba.core import ir
+    """Take the listener (and any copy it put in place) out again (tests compare compiles with
+    and without it)."""
+    global _listener
+    if _listener is not None:
+        from numba.core import event
 
-    if vars(ir.Scope).get("__deepcopy__") is _scope_deepcopy:
-        del ir.Scope.__deepcopy__
-    _current[0] = None
-    _current[1] = {}
+        event.unregister("numba:compile", _listener)
+        _listener = None
+    _put(False)

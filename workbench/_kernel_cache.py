@@ -39,7 +39,16 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: top-level modules and sub-packages of ``workbench`` that no numba kernel imports: editing
 #: them does not make a compiled kernel stale, so they are left out of the fingerprint (a notebook
 #: helper or a learner's Python layer can change without two minutes of recompilation)
-KERNEL_FREE = ("book.py", "precompile.py", "experiments", "learners", "streams", "sweep", "viz")
+KERNEL_FREE = (
+    "book.py",
+    "precompile.py",
+    "experiments",
+    "interop",
+    "learners",
+    "streams",
+    "sweep",
+    "viz",
+)
 
 #: numba's cache files: an index per function (.nbi) and its compiled code (.nbc)
 CACHE_SUFFIXES = (".nbi", ".nbc")

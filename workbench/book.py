@@ -41,8 +41,12 @@ SOURCE = ROOT / "_build" / "book" / "src"
 HTML = ROOT / "_build" / "book" / "html"
 #: the teacher's build (``--solutions``): the same site with the exercises' solutions shown
 HTML_SOLUTIONS = ROOT / "_build" / "book" / "html-solutions"
-#: the page for teachers, first in the book (``docs/*.md`` other than it are findings)
+#: the page for teachers, first in the book (``docs/*.md`` other than it and the guide are
+#: findings)
 TEACHING = ROOT / "docs" / "teaching.md"
+#: the guide's pages, in their order: the API in one page, how the workbench is built, how to
+#: add a learner (the README links them)
+GUIDE = tuple(ROOT / "docs" / f"{name}.md" for name in ("usage", "architecture", "extending"))
 #: the tag of the notebook cells that hold an exercise's worked solution
 SOLUTION_TAG = "solution"
 
@@ -60,6 +64,7 @@ API_PACKAGES = (
     "workbench.provenance",
     "workbench.viz",
     "workbench.experiments",
+    "workbench.interop",
     "workbench.core",
 )
 
@@ -339,7 +344,7 @@ def assemble(
     executed_dir: Path = EXECUTED, source: Path = SOURCE, solutions: bool = False
 ) -> list[Path]:
     """Write the book's sources into ``source``: config, table of contents, intro, the page for
-    teachers, the executed notebooks, the bounds findings and the API page.  ``solutions``:
+    teachers, the executed notebooks, the findings, the guide and the API page.  ``solutions``:
     the teacher's book, with the exercises' worked solutions (cells tagged ``solution``) shown;
     without it they are left out.  Returns the notebooks it took."""
     executed_dir, source = Path(executed_dir), Path(source)
@@ -369,8 +374,9 @@ def assemble(
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
         taken.append(nb_dir / p.name)
-    findings = [f for f in sorted((ROOT / "docs").glob("*.md")) if f != TEACHING]
-    for f in findings + ([TEACHING] if TEACHING.exists() else []):
+    guide = [f for f in GUIDE if f.exists()]
+    findings = [f for f in sorted((ROOT / "docs").glob("*.md")) if f != TEACHING and f not in GUIDE]
+    for f in findings + guide + ([TEACHING] if TEACHING.exists() else []):
         shutil.copy2(f, source / f.name)
     mode = {
         frozenset({True}): "The notebooks ran in **quick mode** (shorter streams, fewer trials): "
@@ -398,6 +404,9 @@ def assemble(
     if findings:
         toc += ["  - caption: Findings", "    chapters:"]
         toc += [f"      - file: {f.stem}" for f in findings]
+    if guide:
+        toc += ["  - caption: Guide", "    chapters:"]
+        toc += [f"      - file: {f.stem}" for f in guide]
     toc += ["  - caption: Reference", "    chapters:", "      - file: api", "        sections:"]
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")

@@ -349,6 +349,37 @@ def grow(
     return TreeState(**fields)
 
 
+#: the arrays with a class axis (their last), node arrays and slot arrays
+CLASS_FIELDS = (
+    "class_counts",
+    "g_w",
+    "g_mean",
+    "g_m2",
+    "g_min",
+    "g_max",
+    "nom",
+    "nom_w",
+    "nom_nv",
+    "nom_q",
+)
+
+
+def grow_classes(state: TreeState, n_new: int) -> TreeState:
+    """The tree with ``n_new`` more classes: every array with a class axis gets columns for
+    them, filled as a fresh row's (no weight, empty Gaussians, no nominal counts); what the
+    tree has learned stays.  (A learner that takes classes as they come, as River's do, calls
+    this when a label it has not seen arrives: ``workbench.learners._rows``.)"""
+    fields = state._asdict()
+    for name in CLASS_FIELDS:
+        arr = fields[name]
+        k = arr.shape[-1]
+        out = np.empty(arr.shape[:-1] + (k + n_new,), arr.dtype)
+        out[..., :k] = arr
+        out[..., k:] = _NODE_FILL[name] if name in _NODE_FILL else _SLOT_FILL[name]
+        fields[name] = out
+    return TreeState(**fields)
+
+
 def nbytes(state: TreeState) -> int:
     """Bytes held by the arrays of a tree."""
     return int(sum(a.nbytes for a in state))

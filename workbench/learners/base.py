@@ -28,7 +28,6 @@ from ..core.validate import (
     as_labels,
     as_matrix,
     check_choice,
-    check_nominal_codes,
     check_positive_int,
     check_positive_real,
     check_probability,
@@ -37,6 +36,7 @@ from ..core.validate import (
     one_d_message,
 )
 from .._numbers import count
+from . import _rows
 from ._api import ClassifierAPI
 from .._checks import check_bool
 from ._driver import EngineDriver
@@ -621,13 +621,17 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 f"y must hold one label per row of X ({n_rows}); got shape {arr.shape}"
             )
         try:
-            codes = np.searchsorted(self.classes_, arr)
+            # classes that came as they came (learn_one) are in the order first seen
+            order = _rows.class_order(self.classes_)
+            codes = np.searchsorted(self.classes_, arr, sorter=order)
         except TypeError as exc:
             raise ValueError(
                 f"y holds labels that cannot be compared with the classes "
                 f"{self.classes_.tolist()!r} ({exc})"
             ) from None
         codes = np.clip(codes, 0, self.n_classes_ - 1)
+        if order is not None:
+            codes = order[codes]
         bad = self.classes_[codes] != arr
         if np.any(bad):
             i = int(np.argmax(bad))
@@ -747,33 +751,31 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         return out
 
     # ------------------------------------------------------------------ one instance
+    # (River's one-row protocol: dict rows, set-up from the first row, classes as they come,
+    # None before any learning; the logic is in learners/_rows.py)
     def _row(self, x) -> np.ndarray:
         """One instance as a [1, d] float64 array (x: sequence, array or {name: value})."""
         self._require_fitted()
-        if isinstance(x, dict):
-            x = [x.get(name, np.nan) for name in self.feature_names_]
-        return as_matrix(
-            np.asarray(x, dtype=np.float64).reshape(1, -1), self.n_features_in_, name="x"
-        )
+        return _rows.row(self, x)
 
     def learn_one(self, x, y):
-        """Learn one labelled instance (x: sequence, array or {feature name: value})."""
-        if not self._is_set_up():
-            self._ensure_set_up(np.asarray(x, dtype=float).reshape(1, -1))
-        X = self._row(x)
-        yy = self._encode(np.asarray([y]), 1)
-        if self.nominal_features_:
-            check_nominal_codes(X, self.nominal_features_, name="x")
-        self._learn_checked(X, yy)
+        """Learn one labelled instance (x: {feature name: value}, a sequence or an array).
+
+        On an unfitted model the first row sets it up: a dict's keys name the features, and
+        without ``n_classes`` the classes come as they come, numbered in the order first seen
+        (as River's learners do; :mod:`workbench.learners._rows`)."""
+        _rows.learn_one(self, x, y)
         return self
 
-    def predict_proba_one(self, x) -> np.ndarray:
-        self._require_fitted()
-        return self.predict_proba(self._row(x))[0]
+    def predict_proba_one(self, x) -> np.ndarray | None:
+        """Class probabilities of one instance (in the order of ``classes_``); None before the
+        model is set up, as River's ``predict_one``."""
+        return _rows.predict_proba_one(self, x)
 
     def predict_one(self, x):
-        self._require_fitted()
-        return self.predict(self._row(x))[0]
+        """The predicted class of one instance; None before the model is set up (River's
+        convention: nothing learned, no prediction)."""
+        return _rows.predict_one(self, x)
 
     def _require_fitted(self):
         if "_failed" in self.__dict__:

@@ -7,6 +7,8 @@ NaN is a missing value) and ``y`` (int64 labels ``0..K-1``); with ``return_info=
 Generators (each takes a ``seed``): :func:`sea`, :func:`waveform`, :func:`led`, :func:`random_tree`,
 :func:`rand_cbt`, :func:`balance`.
 Files: :func:`read_csv`, :func:`read_arff`, :func:`write_arff`.  Arrays: :func:`from_arrays`.
+Other libraries' streams: :func:`from_river` (River's data sets and generators),
+:func:`from_capymoa` (CapyMOA's streams and MOA's generators).
 Files: :func:`read_libsvm` (LIBSVM sparse).
 No download needed: :func:`electricity`, :func:`adult`, :func:`breast_cancer`, :func:`load`.
 The papers' data sets, downloaded once into ``~/workbench_data`` (or ``$WORKBENCH_DATA``), checked
@@ -31,6 +33,7 @@ from .arrays import from_arrays
 from .csvio import read_csv
 from .datasets import DATASETS, adult, breast_cancer, electricity, load
 from .info import StreamInfo
+from .interop import from_capymoa, from_river
 from .led import led
 from .libsvm import read_libsvm
 from .rand_cbt import RandCBTConcept, rand_cbt
@@ -68,6 +71,8 @@ __all__ = [
     "random_tree",
     "rand_cbt",
     "from_arrays",
+    "from_river",
+    "from_capymoa",
     "read_csv",
     "read_arff",
     "write_arff",
