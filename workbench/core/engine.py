@@ -465,10 +465,22 @@ def bundles_of(T):
     )
 
 
+def learn_args(T, C, X, y, start, tree=0, extras=None):
+    """The arguments of :func:`run_stream` that learn rows ``start..`` of (X, y) into tree
+    ``tree`` (``extras``: :func:`_full_extras`'s, made once by a caller that calls often)."""
+    return (T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
+            _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
+
+
+def predict_args(T, C, X, pred, tree=0, extras=None):
+    """The arguments of :func:`run_stream` that predict every row of X into ``pred``."""
+    return (T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
+            None, tree, None, _all_nominal(C), bundles_of(T))
+
+
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
-    return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
+    return run_stream(*learn_args(T, C, X, y, start, tree))
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -483,8 +495,7 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
 
 
 def predict(T, C, X, pred, tree=0):
-    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _all_nominal(C), bundles_of(T))
+    run_stream(*predict_args(T, C, X, pred, tree))
 
 
 def predict_proba(T, C, X, proba, tree=0):

@@ -174,28 +174,40 @@ class EngineDriver:
             table[j, : len(r)] = np.sort(r)
         return table
 
-    def _new_tree(self):
+    def _sizes(self) -> tuple:
+        """The sizes of the tree's arrays (``state.allocate``'s first arguments)."""
         card = max(self.nominal_features_.values(), default=1)
-        sizes = (
+        return (
             self.n_features_in_,
             self.n_classes_,
             len(self.nominal_features_),
             card,
             max(2, card),
         )
-        room = room_for(
+
+    def _room(self):
+        """The room plan of ``memory_limit_mb`` for arrays of the tree's sizes
+        (:func:`workbench.learners._memory.room_for`)."""
+        return room_for(
             self._p.memory_limit_mb,
-            sizes,
+            self._sizes(),
             self._n_trees,
             type(self).__name__,
             capacities=(NODE_CAPACITY, SLOT_CAPACITY),
         )
-        self._state = allocate_within(
-            sizes, room, self._n_trees, self._p.memory_limit_mb, type(self).__name__
-        )
-        edits.init_root(self._state)
+
+    def _set_guard(self, room) -> None:
+        """The memory guard and the split log's limit of a room plan, in the policy vector."""
         self._config.params[P_MAX_NODES] = room.max_nodes
         self._config.params[P_LOG_LIMIT] = log_limit(room)
+
+    def _new_tree(self):
+        room = self._room()
+        self._state = allocate_within(
+            self._sizes(), room, self._n_trees, self._p.memory_limit_mb, type(self).__name__
+        )
+        edits.init_root(self._state)
+        self._set_guard(room)
         return self
 
     def _is_set_up(self) -> bool:
@@ -220,13 +232,18 @@ class EngineDriver:
                 self._kernel_failed(exc)
             if start >= n:
                 return
-            self._state = st.grow(
-                self._state,
-                self._state.children.shape[1] + 1,
-                1,
-                1,
-                self._config.params[P_LOG_LIMIT],
-            )
+            self._grow()
+
+    def _grow(self):
+        """Grow the arrays after a kernel stopped for room: one split's branches and a node, a
+        statistics slot and a row of the split log (within its limit) free."""
+        self._state = st.grow(
+            self._state,
+            self._state.children.shape[1] + 1,
+            1,
+            1,
+            self._config.params[P_LOG_LIMIT],
+        )
 
     def _learn_all(self, X, y):
         """Learn every row of validated (X, y) (a learner whose ``partial_fit`` selects rows,
