@@ -200,6 +200,7 @@ def leaf_epsilon(params, d, N, t_learned, node, n, looks, stats):
         t_learned,
         node,
         n,
+        n - N.w0[node],
         looks,
         stats,
     )

@@ -88,6 +88,10 @@ def alloc_slot(T):
     T.merit_n[s] = 0.0
     for k in range(T.nom_q.shape[1]):
         T.nom_q[s, k] = 0.0
+    for j in range(T.h_count.shape[1]):
+        for b in range(T.h_count.shape[2]):
+            for k in range(T.h_count.shape[3]):
+                T.h_count[s, j, b, k] = 0.0
     for m in range(T.nom.shape[1]):
         for k in range(T.nom.shape[3]):
             T.nom_w[s, m, k] = 0.0
@@ -131,6 +135,7 @@ def init_leaf(T, node, parent, depth):
     T.looks[node] = 0
     T.wait[node] = -1.0
     T.log_row[node] = -1
+    T.w0[node] = 0.0
     T.meta[M_N_LEAVES] += 1
     T.meta[M_N_ACTIVE] += 1
     if depth > T.meta[M_DEPTH]:
@@ -179,6 +184,7 @@ def grow_children(T, node, j, cut, kind, n_branches, post):
             T.class_counts[c, k] = post[b, k]
             w += post[b, k]
         T.last_eval[c] = w
+        T.w0[c] = w  # what it inherited, not learned
         T.children[node, b] = c
 
 

@@ -25,9 +25,10 @@ from .edits import alloc_slot, apply_split, kill_subtree, replace_split, reset_t
 from .forest_steps import prune_and_refill
 from .leaf_predict import leaf_predict, moa_nb_resolve, score_predictors
 from .naive_bayes import N_ACC
-from .observe import learn_along_path, observe
-from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK, P_GRACE_FN, P_LOG_LIMIT,
-                     P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
+from .observe import count_bins, learn_along_path, observe
+from .params import (CUTS_COUNTED, GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_CUTS,
+                     P_GRACE, P_GRACE_CLOCK, P_GRACE_FN, P_LEAF_PRED, P_LOG_LIMIT, P_NB_THRESHOLD,
+                     P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .reevaluate import reevaluate, reevaluate_along_path, reevaluation_due
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
                       build_route_table, route, route_block, route_codes, route_inline,
@@ -168,6 +169,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     # a data-dependent bound's view of a leaf and its two best candidates (bounds.leaf_stats)
     stats = np.empty(stats_size(K, post.shape[0]) if needs_stats(C.params) else 0)
     scheduled = C.params[P_GRACE_FN] != 0.0   # a user's grace schedule
+    counted = C.params[P_CUTS] == CUTS_COUNTED   # counted cut points
+    h_count = T.h_count
+    cut_table = C.cuts
     wait = T.wait
     log_cap = T.log.shape[0]
     log_room = C.params[P_LOG_LIMIT] <= 0.0 or log_cap < C.params[P_LOG_LIMIT]   # may it grow?
@@ -361,6 +365,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 # (the products of denominators only where naive Bayes's shortcut reads them)
                 observe(nom_index, nom, nom_w, nom_nv, nom_q, all_nominal, g_w, g_mean, g_m2,
                         g_min, g_max, stats_slot[leaf], X, i, c)
+                if counted:   # (counted cut points: each numeric value's bin too)
+                    count_bins(h_count, cut_table, nom_index, stats_slot[leaf], X, i, c)
                 due = due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole,
                                     scheduled)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
@@ -459,9 +465,9 @@ def bundles_of(T):
     ``T``'s arrays."""
     return (
         NodeArrays(T.class_counts, T.stats_slot, T.cls_len, T.depth, T.parent, T.kind, T.feature,
-                   T.replaced, T.looks),
+                   T.replaced, T.looks, T.w0),
         SlotArrays(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, T.nom, T.nom_w, T.nom_nv,
-                   T.merit_sum, T.merit_n),
+                   T.merit_sum, T.merit_n, T.h_count),
     )
 
 

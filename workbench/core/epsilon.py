@@ -22,6 +22,13 @@ import numpy as np
 from numba import njit
 
 from .._functions import bound_at, schedule_at, stats_bound_at
+from ..bounds.anytime import (
+    cs_entropy_nb,
+    cs_gini_nb,
+    entropy_looks_nb,
+    gini_looks_nb,
+    hoeffding_looks_nb,
+)
 from ..bounds import (
     BOUND_ENTROPY,
     BOUND_GINI,
@@ -35,7 +42,11 @@ from .criteria import LN2, merit_range
 from .params import (
     BOUND_CTREE,
     BOUND_CTREE_PRACTICAL,
+    BOUND_CS_GINI,
+    BOUND_ENTROPY_LOOKS,
+    BOUND_GINI_LOOKS,
     BOUND_HOEFFDING,
+    BOUND_HOEFFDING_LOOKS,
     BOUND_MCDIARMID,
     BOUND_USER,
     BOUND_USER_SCHEDULE,
@@ -46,10 +57,13 @@ from .params import (
     CRIT_LAST,
     P_BOUND,
     P_BOUND_FN,
+    P_BRANCHING,
     P_C,
     P_CRITERION,
     P_CRITERION_RANGE,
     P_DELTA,
+    P_N_BRANCHES,
+    P_N_CANDIDATES,
     P_RANGE,
     RANGE_CLASSES,
     RANGE_MOA,
@@ -88,17 +102,22 @@ def epsilon_at(T, C, node, n, stats):
         T.meta[M_T],
         node,
         n,
+        n - T.w0[node],
         T.looks[node],
         stats,
     )
 
 
 @njit(inline="always")
-def node_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n, looks, stats):
+def node_epsilon(
+    params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks, stats
+):
     """Radius of the confidence interval at a node of weight n, per the bound policy, for a
     tree of ``d`` features that has learned ``t_learned`` instances, at the node's ``looks``-th
-    split attempt.  The Hoeffding bound is computed as MOA computes it, sqrt(R^2 ln(1/delta) /
-    (2 n)), with R from :func:`node_range`.  ``stats``: what a data-dependent bound reads
+    split attempt, ``n_own`` of its weight learned by itself (the rest inherited from its
+    parent's split: the bounds valid under repeated looks count only its own).  The Hoeffding
+    bound is computed as MOA computes it, sqrt(R^2 ln(1/delta) / (2 n)), with R from
+    :func:`node_range`.  ``stats``: what a data-dependent bound reads
     (:mod:`workbench.bounds.leaf_stats`; filled by the caller where the bound is one).  Written
     into the caller; the bounds it calls take the arrays they read, not the tree (a call counts
     a reference to each array it takes)."""
@@ -106,7 +125,9 @@ def node_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node,
         return user_split_epsilon(
             params, d, cls_len, class_counts, kind, depth, t_learned, node, n, stats
         )
-    return builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n, looks)
+    return builtin_epsilon(
+        params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks
+    )
 
 
 @njit(inline="always")
@@ -127,7 +148,8 @@ def split_epsilon(T, C, node, n):
 def takes_user_epsilon(params):
     """A user's bound, or the built-in Hoeffding bound with a user criterion's range."""
     bound = int(params[P_BOUND])
-    return bound >= BOUND_USER or (params[P_CRITERION] > CRIT_LAST and bound == BOUND_HOEFFDING)
+    user = BOUND_USER <= bound <= BOUND_USER_STATS
+    return user or (params[P_CRITERION] > CRIT_LAST and bound == BOUND_HOEFFDING)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -145,14 +167,29 @@ def user_split_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned,
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n, looks):
+def builtin_epsilon(
+    params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks
+):
     """:func:`epsilon_at` under the built-in bounds (``d`` features, ``t_learned`` instances
-    learned by the tree, the node's ``looks``-th attempt)."""
+    learned by the tree, the node's ``looks``-th attempt, ``n_own`` of its weight its own)."""
     bound = int(params[P_BOUND])
     crit = int(params[P_CRITERION])
     n_classes = class_counts.shape[1]
     delta = params[P_DELTA]
     t = max(t_learned, 1)
+    if bound >= BOUND_HOEFFDING_LOOKS:
+        return looks_epsilon(
+            params,
+            bound,
+            n_classes,
+            depth[node],
+            max(n_own, 1.0),
+            looks,
+            node,
+            cls_len,
+            class_counts,
+            kind,
+        )
     if bound == BOUND_MCDIARMID:
         return mcdiarmid_entropy_nb(n, delta, n_classes)
     if bound == BOUND_CTREE:
@@ -168,6 +205,28 @@ def builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, no
         return ctree_practical_nb(n, depth[node], t, d, params[P_C])
     R = node_range(params, cls_len, class_counts, kind, node)
     return hoeffding_moa_nb(n, delta, R)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def looks_epsilon(params, bound, n_classes, depth, n, looks, node, cls_len, class_counts, kind):
+    """The bounds valid when a leaf tests again and again (:mod:`workbench.bounds.anytime`): delta
+    spent over the ``looks``-th look and the leaf's candidates (``P_N_CANDIDATES``), per leaf or
+    per tree (``P_BRANCHING``), at the leaf's own ``n`` examples; the confidence sequences also
+    over the candidates' tables (``P_N_BRANCHES`` branches by ``n_classes``)."""
+    delta = params[P_DELTA]
+    n_candidates = max(int(params[P_N_CANDIDATES]), 1)
+    branching = int(params[P_BRANCHING])
+    if bound == BOUND_HOEFFDING_LOOKS:
+        R = node_range(params, cls_len, class_counts, kind, node)
+        return hoeffding_looks_nb(n, delta, R, looks, n_candidates, depth, branching)
+    if bound == BOUND_GINI_LOOKS:
+        return gini_looks_nb(n, delta, looks, n_candidates, depth, branching)
+    if bound == BOUND_ENTROPY_LOOKS:
+        return entropy_looks_nb(n, delta, looks, n_candidates, depth, branching)
+    n_branches = max(int(params[P_N_BRANCHES]), 2)
+    if bound == BOUND_CS_GINI:
+        return cs_gini_nb(n, delta, n_classes, n_branches, n_candidates, depth, branching)
+    return cs_entropy_nb(n, delta, n_classes, n_branches, n_candidates, depth, branching)
 
 
 @njit(cache=True, no_cpython_wrapper=True)

@@ -47,6 +47,7 @@ from .params import (
     ATTEMPTS_PER_CANDIDATE,
     CRIT_INFO_GAIN,
     CUTS_ANALYTIC,
+    CUTS_COUNTED,
     CUTS_FIXED,
     CUTS_GAUSSIAN,
     NULL_SUM_CLAMPED,
@@ -262,7 +263,7 @@ def nominal_candidate(params, nom, nom_w, nom_nv, s, m, card, binary, post, pre_
 
 @njit(cache=True, no_cpython_wrapper=True)
 def numeric_best_cut(
-    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, s, j, post, sd, pre_total, pre_imp
+    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, h_count, s, j, post, sd, pre_total, pre_imp
 ):
     """Best cut point of numeric feature j at a leaf: (merit, cut); ``sd`` is scratch of a
     float per class.
@@ -287,6 +288,10 @@ def numeric_best_cut(
         return best, best_cut
     crit = int(params[P_CRITERION])
     frac = params[P_MIN_BRANCH_FRAC]
+    if params[P_CUTS] == CUTS_COUNTED:  # the exact class counts either side of each cut
+        return counted_best_cut(
+            cut_table, h_count, s, j, lo, hi, post, sd, pre_total, pre_imp, crit, frac
+        )
     if params[P_CUTS] == CUTS_ANALYTIC:  # UFFT: one cut, scored from the normal CDFs
         cut = slot_cut(g_w, g_mean, g_m2, s, j)
         if not (lo < cut < hi):
@@ -346,6 +351,37 @@ def numeric_best_cut(
         else:
             g = split_merit(pre_total, pre_imp, post, 2, crit, frac, True)
         if g > best or np.isnan(best_cut):  # MOA keeps the first cut even at merit -inf
+            best = g
+            best_cut = cut
+    return best, best_cut
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def counted_best_cut(cut_table, h_count, s, j, lo, hi, post, tot, pre_total, pre_imp, crit, frac):
+    """:func:`numeric_best_cut` under counted cut points (``CUTS_COUNTED``): each candidate
+    ``cut_table[j, c]`` inside the observed range (lo, hi), scored from the exact class weights
+    either side (``h_count``'s bins up to c, and the rest); ``tot`` is scratch of a float per
+    class.  The first best cut is kept, as MOA keeps it."""
+    K = h_count.shape[3]
+    for k in range(K):
+        tot[k] = 0.0
+        post[0, k] = 0.0
+        for b in range(h_count.shape[2]):
+            tot[k] += h_count[s, j, b, k]
+    best = -np.inf
+    best_cut = np.nan
+    for c in range(cut_table.shape[1]):
+        cut = cut_table[j, c]
+        if np.isnan(cut):
+            break  # (NaN pads the end of a feature's sorted cuts)
+        for k in range(K):
+            post[0, k] += h_count[s, j, c, k]
+        if not (lo < cut < hi):
+            continue
+        for k in range(K):
+            post[1, k] = tot[k] - post[0, k]
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
+        if g > best or np.isnan(best_cut):
             best = g
             best_cut = cut
     return best, best_cut
@@ -645,6 +681,7 @@ def feature_candidates(C, class_counts, S, s, node, merits, cuts, post, screen):
                 g_m2,
                 g_min,
                 g_max,
+                S.h_count,
                 s,
                 j,
                 post,
@@ -792,8 +829,25 @@ def branch_table(C, S, s, j, cut, post):
     if m >= 0:
         nominal_post(S.nom, s, m, C.nom_card[m], post)
         return C.nom_card[m]
+    if C.params[P_CUTS] == CUTS_COUNTED:
+        counted_dists(C.cuts, S.h_count, s, j, cut, post)
+        return 2
     gaussian_binary_dists(S.g_w, S.g_mean, S.g_m2, S.g_min, S.g_max, s, j, cut, post)
     return 2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def counted_dists(cut_table, h_count, s, j, cut, post):
+    """The exact class weights either side of ``cut`` (one of feature j's counted cut points)
+    into ``post[0]`` (x <= cut) and ``post[1]``."""
+    K = h_count.shape[3]
+    for k in range(K):
+        post[0, k] = 0.0
+        post[1, k] = 0.0
+    for b in range(h_count.shape[2]):
+        left = b < cut_table.shape[1] and cut_table[j, b] <= cut
+        for k in range(K):
+            post[0 if left else 1, k] += h_count[s, j, b, k]
 
 
 @njit(cache=True, no_cpython_wrapper=True)

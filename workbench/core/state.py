@@ -40,6 +40,9 @@ Nodes (capacity ``N``, rows of the per-node arrays)
                       spoken (the grace period), and unused without a schedule.
     ``log_row``       the row of the split log (below) that holds the node's current test, -1
                       at a leaf.
+    ``w0``            the class weight a leaf inherited from its parent's split when it was
+                      made: its weight less ``w0`` is what it has learned itself (the sample
+                      size of the bounds valid under repeated looks).
 
 Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
     ``g_w``, ``g_mean``, ``g_m2``, ``g_min``, ``g_max``  ``[S, d, K]`` Gaussian observer per
@@ -54,6 +57,9 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       (the only trees whose naive Bayes reads it; an inner node's is made again
                       when the node becomes a leaf, ``edits.kill_subtree``); 0 where some feature
                       has no count of the class.
+    ``h_count``       ``[S, d, C + 1, K]`` under counted cut points (``CUTS_COUNTED``): class k's
+                      weight of feature j in bin b, the values between cut b - 1 and cut b of
+                      the feature's candidates (``Config.cuts``); ``[S, d, 0, K]`` otherwise.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
                       attempts, the null split's in the last column; ``merit_n`` ``[S]``
                       attempts since the node last changed (MOA's EFDT compares their ratio,
@@ -150,6 +156,7 @@ class TreeState(NamedTuple):
     looks: np.ndarray
     wait: np.ndarray
     log_row: np.ndarray
+    w0: np.ndarray
     g_w: np.ndarray
     g_mean: np.ndarray
     g_m2: np.ndarray
@@ -159,6 +166,7 @@ class TreeState(NamedTuple):
     nom_w: np.ndarray
     nom_nv: np.ndarray
     nom_q: np.ndarray
+    h_count: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
     log: np.ndarray
@@ -190,6 +198,7 @@ NODE_FIELDS = (
     "looks",
     "wait",
     "log_row",
+    "w0",
 )
 SLOT_FIELDS = (
     "g_w",
@@ -201,6 +210,7 @@ SLOT_FIELDS = (
     "nom_w",
     "nom_nv",
     "nom_q",
+    "h_count",
     "merit_sum",
     "merit_n",
 )
@@ -228,6 +238,7 @@ _NODE_FILL = {
     "looks": 0,
     "wait": -1.0,
     "log_row": -1,
+    "w0": 0.0,
 }
 _SLOT_FILL = {
     "g_w": 0.0,
@@ -239,6 +250,7 @@ _SLOT_FILL = {
     "nom_w": 0.0,
     "nom_nv": 0.0,
     "nom_q": 0.0,
+    "h_count": 0.0,
     "merit_sum": 0.0,
     "merit_n": 0.0,
 }
@@ -250,12 +262,14 @@ def allocate(
     n_nominal: int,
     max_values: int,
     branch: int,
+    n_bins: int = 0,
     node_capacity: int = 64,
     slot_capacity: int = 16,
     n_trees: int = 1,
     log_capacity: int = 16,
 ) -> TreeState:
-    """Empty arrays for a tree (or a forest of ``n_trees``); the roots are made by
+    """Empty arrays for a tree (or a forest of ``n_trees``), with ``n_bins`` bins per numeric
+    feature where its cut points are counted (``h_count``); the roots are made by
     :func:`workbench.core.edits.init_root`."""
     d, k = n_features, n_classes
     n, s = node_capacity, slot_capacity
@@ -283,6 +297,7 @@ def allocate(
         looks=np.zeros(n, np.int64),
         wait=np.full(n, -1.0),
         log_row=np.full(n, -1, np.int64),
+        w0=np.zeros(n),
         g_w=np.zeros((s, d, k)),
         g_mean=np.zeros((s, d, k)),
         g_m2=np.zeros((s, d, k)),
@@ -292,6 +307,7 @@ def allocate(
         nom_w=np.zeros((s, m, k)),
         nom_nv=np.zeros((s, m, k)),
         nom_q=np.zeros((s, k)),
+        h_count=np.zeros((s, d, n_bins, k)),
         merit_sum=np.zeros((s, d + 1)),
         merit_n=np.zeros(s),
         log=np.zeros((log_capacity, N_LOG)),
@@ -361,6 +377,7 @@ CLASS_FIELDS = (
     "nom_w",
     "nom_nv",
     "nom_q",
+    "h_count",
 )
 
 
@@ -408,6 +425,7 @@ class NodeArrays(NamedTuple):
     feature: np.ndarray
     replaced: np.ndarray
     looks: np.ndarray
+    w0: np.ndarray
 
 
 class SlotArrays(NamedTuple):
@@ -424,6 +442,7 @@ class SlotArrays(NamedTuple):
     nom_nv: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
+    h_count: np.ndarray
 
 
 @njit(inline="always")
@@ -439,6 +458,7 @@ def node_arrays(T):
         T.feature,
         T.replaced,
         T.looks,
+        T.w0,
     )
 
 
@@ -446,7 +466,17 @@ def node_arrays(T):
 def slot_arrays(T):
     """The :class:`SlotArrays` of tree state ``T``."""
     return SlotArrays(
-        T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, T.nom, T.nom_w, T.nom_nv, T.merit_sum, T.merit_n
+        T.g_w,
+        T.g_mean,
+        T.g_m2,
+        T.g_min,
+        T.g_max,
+        T.nom,
+        T.nom_w,
+        T.nom_nv,
+        T.merit_sum,
+        T.merit_n,
+        T.h_count,
     )
 
 

@@ -29,6 +29,7 @@ from ..core.params import (
     P_BINARY_NOMINAL,
     P_BOUND,
     P_BOUND_FN,
+    P_BRANCHING,
     P_C,
     P_CRITERION,
     P_CRITERION_RANGE,
@@ -44,6 +45,8 @@ from ..core.params import (
     P_MAX_NODES,
     P_MERITS,
     P_MIN_BRANCH_FRAC,
+    P_N_BRANCHES,
+    P_N_CANDIDATES,
     P_N_SPLIT_POINTS,
     P_NB_THRESHOLD,
     P_NULL_SUM,
@@ -147,7 +150,11 @@ class EngineDriver:
         p[P_ATTEMPTS] = ATTEMPT_COUNTS[getattr(q, "attempts", self._attempts)]
         p[P_USED_NOMINAL] = 1.0 if getattr(q, "used_nominal", self._used_nominal) else 0.0
         p[P_REEVAL] = getattr(q, "reeval_period", self._reeval_period)
-        p[P_CUTS] = CUT_POLICIES[self._cut_policy]
+        p[P_CUTS] = CUT_POLICIES[getattr(q, "cut_policy", self._cut_policy)]
+        p[P_N_CANDIDATES] = self._n_candidates()
+        widest = 2 if q.binary_nominal else max(2, max(q.nominal_features.values(), default=2))
+        p[P_N_BRANCHES] = widest
+        p[P_BRANCHING] = widest if getattr(q, "bound_scope", "leaf") == "tree" else 0
         nom_index = np.full(q.n_features, -1, np.int64)
         for m, col in enumerate(q.nominal_features):
             nom_index[col] = m
@@ -155,9 +162,31 @@ class EngineDriver:
         self._bind_functions(p)
         return Config(p, nom_index, nom_card, self._cut_table())
 
+    def _n_candidates(self) -> int:
+        """The candidate splits a leaf compares, for the bounds that spend delta over them:
+        each numeric feature's cut points, a nominal feature's multiway split and its binary
+        tests ``x == v`` (or these alone under ``binary_nominal``)."""
+        q = self._p
+        policy = getattr(q, "cut_policy", self._cut_policy)
+        table = self._cut_table() if policy in ("counted", "fixed") else None
+        binary = getattr(q, "binary_nominal", False)
+        total = 0
+        for j in range(q.n_features):
+            card = q.nominal_features.get(j)
+            if card is not None:
+                total += card if binary else card + 1
+            elif table is not None:
+                total += int(np.count_nonzero(np.isfinite(table[j])))
+            else:
+                total += q.n_split_points
+        return max(total, 1)
+
     def _cut_table(self) -> np.ndarray:
-        """``Config.cuts``: the fixed candidate cut points per feature, NaN-padded."""
+        """``Config.cuts``: the candidate cut points per feature, sorted and NaN-padded (the
+        class's fixed ones, or ``cut_points=``)."""
         d = self._p.n_features
+        if getattr(self._p, "cut_points", None) is not None:
+            return self._p.cut_points
         if self._cut_policy != "fixed":
             return np.empty((d, 0))
         cuts = self._fixed_cuts
@@ -177,12 +206,14 @@ class EngineDriver:
     def _sizes(self) -> tuple:
         """The sizes of the tree's arrays (``state.allocate``'s first arguments)."""
         card = max(self.nominal_features_.values(), default=1)
+        counted = self._config.params[P_CUTS] == CUT_POLICIES["counted"]
         return (
             self.n_features_in_,
             self.n_classes_,
             len(self.nominal_features_),
             card,
             max(2, card),
+            self._config.cuts.shape[1] + 1 if counted else 0,
         )
 
     def _room(self):

@@ -39,7 +39,7 @@ class RoomPlan(NamedTuple):
     max_nodes: float  # the memory guard (inf: no limit)
 
 
-def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
+def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_bins=0, n_trees=1):
     """(bytes per node row, bytes per statistics slot, bytes of the fixed arrays) of a state
     with these sizes, computed from a state of zero rows (nothing of size is allocated)."""
     empty = st.allocate(
@@ -48,6 +48,7 @@ def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
         n_nominal,
         max_values,
         branch,
+        n_bins,
         node_capacity=0,
         slot_capacity=0,
         n_trees=n_trees,
@@ -182,7 +183,7 @@ def check_memory_limit(value):
 
 def describe_sizes(learner: str, sizes) -> str:
     """The sizes that make a tree's rows large, for an error message."""
-    d, k, n_nominal, card, _branch = sizes
+    d, k, n_nominal, card = sizes[:4]
     text = f"a {learner} of {d:,} features and {k:,} classes"
     if n_nominal:
         text += f", with up to {card:,} values per nominal feature"

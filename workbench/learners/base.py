@@ -22,7 +22,7 @@ import numpy as np
 from .. import _functions as fx
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import CRITERIA, LEAF_PREDICTORS
+from ..core.params import CRITERIA, LEAF_PREDICTORS, LOOKS_BOUND_CRITERION
 from ..core.criteria import merit_range
 from ..core.validate import (
     as_labels,
@@ -110,7 +110,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     #: the rule splits when its quantity exceeds _margin_factor * eps (best vs second only)
     _margin_factor = 1.0
     #: the split bounds this learner accepts
-    _bounds = ("hoeffding", "mcdiarmid")
+    _bounds = ("hoeffding", "mcdiarmid", "hoeffding_looks")
     #: which nodes learn an instance: "leaf" (VFDT) or "path" (HATT: every node on its path)
     _update = "leaf"
     #: inner-node re-evaluation ("path" learners): the rule, and the weight between two tests
@@ -179,6 +179,8 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         split_rule=None,
         split_rule_monotone=False,
         grace_schedule=None,
+        cut_points=None,
+        bound_scope="leaf",
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -203,6 +205,8 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         self.split_rule = split_rule
         self.split_rule_monotone = split_rule_monotone
         self.grace_schedule = grace_schedule
+        self.cut_points = cut_points
+        self.bound_scope = bound_scope
 
     def __init_subclass__(cls, **kwargs):
         """Merge the class-level tables along the class hierarchy, then give the class the
@@ -286,6 +290,14 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         p.tau = float(tau)
         p.criterion, p.criterion_range = self._checked_criterion()
         p.split_rule, p.rule_monotone, p.grace_schedule = self._checked_hooks()
+        p.bound_scope = check_choice(
+            getattr(self, "bound_scope", "leaf"), "bound_scope", {"leaf": 0, "tree": 1}
+        )
+        if p.bound in LOOKS_BOUND_CRITERION and p.criterion != LOOKS_BOUND_CRITERION[p.bound]:
+            raise ValueError(
+                f"bound {p.bound!r} holds for criterion {LOOKS_BOUND_CRITERION[p.bound]!r} (the "
+                f"impurity it is a confidence bound of); got criterion {p.criterion!r}"
+            )
         if p.criterion == "kearns_mansour" and p.n_classes != 2:
             raise ValueError(
                 "criterion 'kearns_mansour' is defined for two classes only; "
@@ -315,8 +327,55 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         for col, cats in (categories or {}).items():
             nominal[col] = max(nominal.get(col, 0), len(cats), 1)
         p.nominal_features = dict(sorted(nominal.items()))
+        p.cut_points = self._checked_cut_points(getattr(self, "cut_points", None), p)
+        if p.cut_points is not None:
+            p.cut_policy = "counted"
         self._probe_functions(p)
         return p
+
+    def _checked_cut_points(self, cuts, p):
+        """``cut_points`` as the table of counted cut points (``[d, C]``, sorted, NaN-padded;
+        NaN rows for nominal features), or None: one sequence for every numeric feature, or one
+        per feature (None for a nominal one)."""
+        if cuts is None:
+            return None
+        if self._update != "leaf" or self._cut_policy != "gaussian":
+            raise ValueError(
+                f"{type(self).__name__} takes no cut_points: counted cut points are for "
+                "learners whose leaves alone learn and that cut at MOA's Gaussian steps "
+                "(HoeffdingTree, CTree, CorrHTree, FrugalHoeffdingTree)"
+            )
+        d = p.n_features
+        try:
+            arr = np.asarray(cuts, dtype=np.float64)
+            rows = [arr] * d if arr.ndim == 1 else None
+        except (TypeError, ValueError):
+            rows = None
+        if rows is None:
+            if isinstance(cuts, (str, bytes)) or not hasattr(cuts, "__len__") or len(cuts) != d:
+                raise ValueError(
+                    "cut_points must be one sequence of numbers (the same cuts for every numeric "
+                    f"feature) or one per feature ({d}, None for a nominal one); got {cuts!r:.80}"
+                )
+            rows = [np.zeros(0) if c is None else np.asarray(c, dtype=np.float64) for c in cuts]
+        table_rows = []
+        for j, r in enumerate(rows):
+            r = np.unique(r.ravel()) if j not in p.nominal_features else np.zeros(0)
+            if r.size and not np.all(np.isfinite(r)):
+                raise ValueError(f"cut_points of feature {j} must be finite numbers; got {r!r:.80}")
+            if r.size > 4096:
+                raise ValueError(
+                    f"cut_points of feature {j}: {r.size} cuts; at most 4096 (each is a column "
+                    "of class counts at every leaf)"
+                )
+            table_rows.append(r)
+        width = max((r.size for r in table_rows), default=0)
+        if width == 0:
+            raise ValueError("cut_points gives no cut point for any numeric feature")
+        table = np.full((d, width), np.nan)
+        for j, r in enumerate(table_rows):
+            table[j, : r.size] = r
+        return table
 
     # ------------------------------------------------------------------ user functions
     def _user_bound_kinds(self) -> dict:

@@ -194,6 +194,8 @@ class UFFT(BaseTree):
     binary_nominal = False
     criterion_range = None
     split_rule_monotone = False
+    cut_points = None
+    bound_scope = "leaf"
     _no_user_rule = (
         "its forest's leaves attempt their splits in UFFT's own kernel (naive-Bayes nodes, ties "
         "and the short-term memory), which calls no user rule or schedule"
