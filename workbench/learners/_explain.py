@@ -186,7 +186,7 @@ class Explaining:
         d = self.n_features_in_
         merits, cuts = np.empty(d), np.empty(d)
         post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
-        outcome, b1, b2, eps, q, thr = dc.explain_split(T, C, leaf, merits, cuts, post)
+        outcome, b1, b2, eps, q, thr, _g1, _g2 = dc.explain_split(T, C, leaf, merits, cuts, post)
         return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
 
     def _reeval_report(self, node: int) -> dict | None:
