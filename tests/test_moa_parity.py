@@ -453,8 +453,9 @@ def test_candidates_whose_branches_are_all_pure_tie_exactly():
     node, s = model.root, 0
     T.stats_slot[node] = s
     T.class_counts[node] = [5.0, 47.0]
+    # (each feature's first cut point leaves more than the 1% minimum fraction either side)
     for j, (mean, sd, lo, hi) in enumerate([(0.2, 0.1, 0.0, 0.5), (3.0, 2.0, -1.0, 7.0),
-                                            (10.0, 0.3, 9.1, 11.0)]):  # fmt: skip
+                                            (10.0, 0.5, 9.1, 11.0)]):  # fmt: skip
         T.g_w[s, j, 1] = 47.0
         T.g_mean[s, j, 1] = mean
         T.g_m2[s, j, 1] = sd * sd * 46.0

@@ -266,13 +266,15 @@ def allocate(
     node_capacity: int = 64,
     slot_capacity: int = 16,
     n_trees: int = 1,
-    log_capacity: int = 16,
+    log_capacity: int | None = None,
 ) -> TreeState:
     """Empty arrays for a tree (or a forest of ``n_trees``), with ``n_bins`` bins per numeric
     feature where its cut points are counted (``h_count``); the roots are made by
     :func:`workbench.core.edits.init_root`."""
     d, k = n_features, n_classes
     n, s = node_capacity, slot_capacity
+    if log_capacity is None:  # a row of the split log per node row
+        log_capacity = n
     v = max(max_values, 1)
     m = max(n_nominal, 1)
     return TreeState(
