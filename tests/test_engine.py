@@ -443,7 +443,7 @@ def _screen(T, C, node, params, eps, merits, cuts, post):
             post,
             True,
         )
-        and search.screen_keeps(params, C.nom_index, merits, cuts, eps)
+        and search.screen_keeps(params, C.nom_index, merits, cuts, eps, 0.0, 1, 0)
     )
 
 
@@ -480,7 +480,7 @@ def test_split_screen_keeps_a_leaf_only_where_the_exact_rule_keeps_it(case):
             np.empty(d),
             np.empty((max(T.children.shape[1], 2), n_classes)),
         )
-        outcome, b1, b2, eps, q, thr = dc.explain_split(T, C, leaf, merits, cuts, post)
+        outcome, b1, b2, eps, q, thr, _g1, _g2 = dc.explain_split(T, C, leaf, merits, cuts, post)
         if not np.isfinite(q) or b1 < 0:
             continue
         below = (q - 1e-12 * (1 + abs(q))) / factor  # exact: q > threshold, a split

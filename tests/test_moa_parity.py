@@ -11,11 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import njit
 
 from _moa import moa_jar
 from workbench import evaluate, learners, streams
 from workbench.core import criteria, engine, observers
 from workbench.core import reevaluate as rv
+from workbench.core import search
 from workbench.core import state as st
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -415,3 +417,56 @@ def test_kdd2018_takes_a_leafs_range_from_its_class_vector_when_it_was_made():
     R3 = math.log(3) / LN2
     eps = learners.EFDT(2, 3).fit(X, y).explain_one(X[0]).epsilon
     assert eps == math.sqrt(((R3 * R3) * math.log(1 / 1e-7)) / (2 * 150))
+
+
+# ---- MOA's last two details (issue 54): an empty leaf's majority class, pure branches' ties
+
+
+def test_an_empty_leaf_has_no_majority_class_for_adaptive_naive_bayes():
+    """MOA's LearningNodeNBAdaptive scores MC with ``observedClassDistribution.maxIndex()``,
+    which is -1 for the empty vector of a leaf that has seen nothing and inherited no class:
+    the first row scores no MC hit, whatever its label.  Naive Bayes's argmax of no votes is
+    class 0 (Utils.maxIndex), a hit for a label 0.  By hand, rows labelled 0, 0: after the first
+    MC 0 and NB 1; after the second MC 1 (the majority is class 0 now) and NB 2."""
+    X = np.array([[0.3], [0.7]])
+    model = learners.HoeffdingTree(1, 2, grace_period=NEVER).partial_fit(X[:1], [0])
+    T, root = model.tree, model.root
+    assert (T.mc_correct[root], T.nb_correct[root]) == (0.0, 1.0)
+    model.partial_fit(X[1:], [0])
+    assert (T.mc_correct[root], T.nb_correct[root]) == (1.0, 2.0)
+
+
+@njit
+def _merits(C, class_counts, S, s, node, merits, cuts, post):
+    search.feature_candidates(C, class_counts, S, s, node, merits, cuts, post, False)
+    return search.moa_best_two(C.nom_index, merits, cuts)
+
+
+def test_candidates_whose_branches_are_all_pure_tie_exactly():
+    """A leaf whose observers saw one class (its other class's weight inherited from its
+    parent's split): every cut sends that class's weight both ways and nothing else, so each
+    branch is pure, its entropy exactly 0 in MOA, and every candidate's merit is H(pre) to the
+    bit.  MOA then keeps the first best cut of the last attribute among the tied."""
+    model = learners.HoeffdingTree(3, 2, grace_period=NEVER)
+    model.prepare(np.zeros((1, 3)), classes=[0, 1])
+    T, C = model.tree, model._config
+    node, s = model.root, 0
+    T.stats_slot[node] = s
+    T.class_counts[node] = [5.0, 47.0]
+    # (each feature's first cut point leaves more than the 1% minimum fraction either side)
+    for j, (mean, sd, lo, hi) in enumerate([(0.2, 0.1, 0.0, 0.5), (3.0, 2.0, -1.0, 7.0),
+                                            (10.0, 0.5, 9.1, 11.0)]):  # fmt: skip
+        T.g_w[s, j, 1] = 47.0
+        T.g_mean[s, j, 1] = mean
+        T.g_m2[s, j, 1] = sd * sd * 46.0
+        T.g_min[s, j, 1] = lo
+        T.g_max[s, j, 1] = hi
+    merits, cuts = np.empty(3), np.empty(3)
+    post = np.empty((2, 2))
+    slots = st.SlotArrays(*(getattr(T, f) for f in st.SlotArrays._fields))
+    best, _second = _merits(C, T.class_counts, slots, s, node, merits, cuts, post)
+    h_pre = moa_entropy([5.0, 47.0])
+    assert merits[0] == merits[1] == merits[2] == pytest.approx(h_pre, abs=1e-15)
+    for j, (lo, hi) in enumerate([(0.0, 0.5), (-1.0, 7.0), (9.1, 11.0)]):
+        assert cuts[j] == lo + (hi - lo) / 11.0  # the first of MOA's ten cut points
+    assert best == 2  # the split the tree makes: the last attribute, at its first cut

@@ -27,9 +27,11 @@ Nothing here is compiled at import time.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import math
+import numbers
 import pickle
 import weakref
 
@@ -57,6 +59,32 @@ SCHEDULE_SIG = types.float64(
     types.int64,
     types.int64,
 )
+#: (n, delta, value_range, n_classes, stats) -> epsilon: a data-dependent bound, ``stats`` the
+#: leaf's class weights and its two best candidates' tables (workbench.bounds.leaf_stats)
+STATS_BOUND_SIG = types.float64(types.float64, types.float64, types.float64, types.int64, _C1D)
+#: (g_best, g_second, g_null, epsilon, tau, n, looks, depth) -> 0 wait, 1 split on the best
+#: candidate (its margin decides), 2 split on the best candidate (a tie)
+SPLIT_RULE_SIG = types.int64(
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.int64,
+    types.int64,
+)
+#: (n, g_best, g_second, epsilon, tau, grace_period, looks) -> the weight (or count) a leaf
+#: waits before its next split attempt
+GRACE_SIG = types.float64(
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.float64,
+    types.int64,
+)
 #: (class counts of a node) -> impurity
 IMPURITY_SIG = types.float64(_C1D)
 #: (class counts, probabilities, budget, queried, seen, rng, params, state) -> ask?
@@ -67,6 +95,12 @@ EXPECTED = {
     BOUND_SIG: "(n: float, delta: float, value_range: float, n_classes: int) -> epsilon: float",
     SCHEDULE_SIG: "(n: float, delta: float, value_range: float, n_classes: int, depth: int, "
     "t: int, n_features: int) -> epsilon: float",
+    STATS_BOUND_SIG: "(n: float, delta: float, value_range: float, n_classes: int, "
+    "stats: float64[:]) -> epsilon: float",
+    SPLIT_RULE_SIG: "(g_best: float, g_second: float, g_null: float, epsilon: float, tau: float, "
+    "n: float, looks: int, depth: int) -> 0 (wait), 1 (split: margin) or 2 (split: tie): int",
+    GRACE_SIG: "(n: float, g_best: float, g_second: float, epsilon: float, tau: float, "
+    "grace_period: float, looks: int) -> wait: float (> 0)",
     IMPURITY_SIG: "(counts: float64[:] of the node's class weights) -> impurity: float",
     RULE_SIG: "(counts: float64[:], proba: float64[:], budget: float, queried: float, "
     "seen: float, rng: uint64[:], params: float64[:], state: float64[:]) -> ask: bool",
@@ -98,6 +132,9 @@ def _caller(sig):
 
 bound_at = _caller(BOUND_SIG)
 schedule_at = _caller(SCHEDULE_SIG)
+stats_bound_at = _caller(STATS_BOUND_SIG)
+split_rule_at = _caller(SPLIT_RULE_SIG)
+grace_at = _caller(GRACE_SIG)
 impurity_at = _caller(IMPURITY_SIG)
 rule_at = _caller(RULE_SIG)
 
@@ -150,12 +187,24 @@ def compile_for(fn, sig, role: str):
     try:
         fn.compile(tuple(sig.args))  # the argument types only: the return type is checked below
         cres = fn.overloads[tuple(sig.args)]
-    except (NumbaError, TypeError, KeyError) as exc:
+    except (NumbaError, TypeError, KeyError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if "compilation disabled" in first or not fn._can_compile:
+            own = ", ".join(str(s) for s in fn.signatures) or "its own"
+            raise UserFunctionError(
+                f"{role} {name} was compiled for the signature(s) it declares ({own}) and numba "
+                f"compiles it for no other; a {role} is called with {want}: declare it with "
+                "@numba.njit and no signature (or with exactly these types)"
+            ) from None
         raise UserFunctionError(
             f"{role} {name} does not compile for the arguments it is given, {want} (numba: {first})"
         ) from None
     got = types.unliteral(cres.signature.return_type)
+    if got == types.none:
+        raise UserFunctionError(
+            f"{role} {name} never returns a value (every path of it raises an exception or "
+            f"returns nothing); a {role} must return {sig.return_type}: {want}"
+        )
     # the machine types must agree (a literal True returns as a bool does; an int never as a
     # float): the kernel reads the result as sig's type, with no conversion
     ctx = fn.targetctx
@@ -180,13 +229,33 @@ def address(fn, sig, role: str) -> float:
 
 def check_value(fn, role: str, args, value, rule: str) -> float:
     """One call of ``fn`` from Python, at set-up: its value must satisfy ``rule`` ("eps": a
-    number >= 0, inf allowed; "finite": a finite number).  Raises :class:`UserFunctionError`
+    number >= 0, inf allowed; "finite": a finite number; "verdict": 0, 1 or 2; "wait": a number
+    > 0, inf allowed).  Raises :class:`UserFunctionError`
     naming the function, the arguments and what was expected."""
     if isinstance(value, BaseException):
         raise UserFunctionError(
             f"{role} {display_name(fn)} raised {type(value).__name__}: {value} at ({_shown(args)})"
         ) from value
+    if rule == "verdict":
+        if isinstance(value, (bool, np.bool_)) or value not in (0, 1, 2):
+            raise UserFunctionError(
+                f"{role} {display_name(fn)} returned {value!r} at ({_shown(args)}); a split rule "
+                "must return 0 (wait), 1 (split: its margin decides) or 2 (split: a tie)"
+            )
+        return int(value)
+    if not isinstance(value, (numbers.Real, np.floating, np.integer)) or isinstance(
+        value, (bool, np.bool_)
+    ):
+        raise UserFunctionError(
+            f"{role} {display_name(fn)} returned {value!r} (a {type(value).__name__}) at "
+            f"({_shown(args)}); a {role} returns one number"
+        )
     v = float(value)
+    if rule == "wait" and not v > 0.0:
+        raise UserFunctionError(
+            f"{role} {display_name(fn)} returned {v!r} at ({_shown(args)}); a grace schedule "
+            "must return the weight to wait, a number > 0 (inf: no attempt again)"
+        )
     if rule == "eps" and not v >= 0.0:
         raise UserFunctionError(
             f"{role} {display_name(fn)} returned {v!r} at ({_shown(args)}); an epsilon must be "
@@ -208,33 +277,60 @@ def call(fn, *args):
         return exc
 
 
-#: the messages of the kernels' own checks (workbench.core.epsilon, workbench.core.criteria)
+#: the kernels' own checks of what a user function returned: the message's first argument ->
+#: (role, where, the arguments' names, what was expected); the kernel raises the message with
+#: the value and the arguments (workbench.core.epsilon, .criteria, .decide, .engine)
 _KERNEL_CHECKS = {
     "workbench: a user bound returned": (
         "bound",
-        "returned NaN or a negative epsilon inside the tree (at a leaf's split test); an "
-        "epsilon must be a number >= 0",
+        "at a leaf's split test",
+        ("n", "delta", "value_range", "n_classes"),
+        "an epsilon must be a number >= 0",
     ),
     "workbench: a user criterion returned": (
         "criterion",
-        "returned NaN or an infinite impurity inside the tree (in the split search); an "
-        "impurity must be a finite number",
+        "in the split search",
+        ("counts",),
+        "an impurity must be a finite number",
+    ),
+    "workbench: a user split rule returned": (
+        "split rule",
+        "at a leaf's split test",
+        ("g_best", "g_second", "g_null", "epsilon", "tau", "n", "looks", "depth"),
+        "a split rule must return 0 (wait), 1 (split: margin) or 2 (split: tie)",
+    ),
+    "workbench: a user grace schedule returned": (
+        "grace schedule",
+        "after a leaf's split attempt",
+        ("n", "g_best", "g_second", "epsilon", "tau", "grace_period", "looks"),
+        "a wait must be a number > 0 (inf: no attempt again)",
     ),
 }
 
 
 def kernel_failure(exc: BaseException, functions: dict) -> UserFunctionError:
     """The error to raise when a kernel that called user functions (``{role: function}``)
-    stopped with ``exc``: it names the function (or, when the exception came from inside user
-    code and several took part, all of them) and says that the model is not usable."""
-    text = str(exc)
+    stopped with ``exc``: it names the function, the value it returned and the arguments it had
+    (or, when the exception came from inside user code and several took part, all of them) and
+    says that the model is not usable."""
+    args = getattr(exc, "args", ())
+    head = args[0] if args and isinstance(args[0], str) else str(exc)
     tail = (
         "; the model learned only part of the rows and cannot be used: fix the function and "
         "fit again"
     )
-    for prefix, (role, what) in _KERNEL_CHECKS.items():
-        if text.startswith(prefix) and role in functions:
-            return UserFunctionError(f"{role} {display_name(functions[role])} {what}{tail}")
+    for prefix, (role, where, names, expected) in _KERNEL_CHECKS.items():
+        if head.startswith(prefix) and role in functions:
+            values = args[1:]
+            what = f"returned {_short(values[0])}" if values else head[len("workbench: a ") :]
+            if values and names:
+                at = ", ".join(f"{n}={_short(v)}" for n, v in zip(names, values[1:]))
+                what += f" ({at})"
+            return UserFunctionError(
+                f"{role} {display_name(functions[role])} {what} inside the tree ({where}); "
+                f"{expected}{tail}"
+            )
+    text = str(exc)
     named = ", ".join(f"{role} {display_name(f)}" for role, f in functions.items())
     who = named if len(functions) == 1 else f"one of this run's user functions ({named})"
     return UserFunctionError(
@@ -255,21 +351,84 @@ def _short(a) -> str:
 
 
 # ------------------------------------------------------------------------------------ pickling
+def _digest_into(h, obj, seen: set) -> None:
+    """Feed what ``obj`` computes into the hash ``h``: a function's code (bytecode, constants,
+    names, nested code), the values of the globals and closure cells it reads that numba
+    freezes at compile time (numbers, strings, tuples of them), and, recursively, the Python and
+    numba functions it calls."""
+    fn = getattr(obj, "py_func", obj)
+    if id(fn) in seen:
+        return
+    seen.add(id(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        h.update(repr(type(fn)).encode())
+        return
+    h.update(b"fn:" + fn.__qualname__.encode())
+
+    def feed_code(c):
+        h.update(c.co_code)
+        h.update(repr(c.co_names).encode())
+        h.update(repr(c.co_varnames).encode())
+        for const in c.co_consts:
+            if inspect.iscode(const):
+                feed_code(const)
+            else:
+                h.update(repr(const).encode())
+
+    feed_code(code)
+    values = []
+    g = getattr(fn, "__globals__", {})
+    for name in code.co_names:
+        if name in g:
+            values.append((name, g[name]))
+    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or ()):
+        try:
+            values.append((name, cell.cell_contents))
+        except ValueError:  # an empty cell
+            values.append((name, None))
+    for name, value in values:
+        if isinstance(value, (Dispatcher,)) or inspect.isfunction(value):
+            h.update(b"call:" + name.encode())
+            _digest_into(h, value, seen)
+        elif isinstance(value, (int, float, complex, str, bytes, bool, tuple, type(None))):
+            h.update(f"{name}={value!r}".encode())
+        elif isinstance(value, np.ndarray):
+            h.update(name.encode() + value.tobytes())
+
+
+def code_digest(fn) -> str:
+    """A short hash of what ``fn`` computes (:func:`_digest_into`): it changes when the code of
+    the function, or of a function it calls, or a constant it reads, changes."""
+    h = hashlib.sha256()
+    _digest_into(h, fn, set())
+    return h.hexdigest()[:16]
+
+
+def identity(fn) -> str:
+    """A user function's identity, as sweeps record it: ``module.qualname#digest``."""
+    module = getattr(fn, "__module__", None) or "?"
+    return f"{module}.{display_name(fn)}#{code_digest(fn)}"
+
+
 class FunctionReference:
-    """What a pickle keeps of a user function: its module and qualified name.  Unpickling
-    imports the module and looks the name up (see :func:`reference`, :func:`resolve`)."""
+    """What a pickle keeps of a user function: its module, qualified name and the digest of its
+    code (:func:`code_digest`).  Unpickling imports the module, looks the name up and checks
+    that the function found there computes what the pickled one did (see :func:`reference`,
+    :func:`resolve`)."""
 
-    __slots__ = ("module", "qualname")
+    __slots__ = ("module", "qualname", "digest")
 
-    def __init__(self, module: str, qualname: str):
+    def __init__(self, module: str, qualname: str, digest: str | None = None):
         self.module = module
         self.qualname = qualname
+        self.digest = digest
 
     def __reduce__(self):
-        return (FunctionReference, (self.module, self.qualname))
+        return (FunctionReference, (self.module, self.qualname, self.digest))
 
     def __repr__(self) -> str:
-        return f"FunctionReference({self.module}.{self.qualname})"
+        return f"FunctionReference({self.module}.{self.qualname}#{self.digest})"
 
 
 def _lookup(module: str, qualname: str):
@@ -303,7 +462,7 @@ def reference(fn, role: str) -> FunctionReference:
             f"reference to an importable function (module and name), and {why}; define it "
             "at the top level of a module (or of the notebook) and keep that name"
         )
-    return FunctionReference(module, qualname)
+    return FunctionReference(module, qualname, code_digest(fn))
 
 
 def resolve(ref, role: str):
@@ -311,12 +470,21 @@ def resolve(ref, role: str):
     if not isinstance(ref, FunctionReference):
         return ref
     try:
-        return _lookup(ref.module, ref.qualname)
+        fn = _lookup(ref.module, ref.qualname)
     except (ImportError, AttributeError):
         raise pickle.UnpicklingError(
             f"this learner's {role} is {ref.module}.{ref.qualname}, which cannot be imported "
             "here: import or define it (same module, same name) before unpickling"
         ) from None
+    found = code_digest(fn)
+    if ref.digest is not None and found != ref.digest:
+        raise pickle.UnpicklingError(
+            f"this learner's {role} is {ref.module}.{ref.qualname}, but the function of that "
+            f"name here computes something else (its code, or a function or constant it uses, "
+            f"differs: digest {found}, pickled with {ref.digest}); define the function the "
+            "learner was pickled with, under that name, before unpickling"
+        )
+    return fn
 
 
 def is_user_function(value) -> bool:

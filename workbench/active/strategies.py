@@ -110,13 +110,25 @@ class Strategy:
         self.params[S_SIGMA] = sigma
         self.reset()
 
+    #: rows learned in full before the rule is asked (a warm-up: ``Custom(n_initial=...)``)
+    n_initial = 0
+
     def reset(self):
         """Back to the initial threshold, the seed's first random number, and no queries."""
         self.state = np.array([1.0])
         self.rng = seed_state(self.seed, 0)
+        self._initial_taken = 0
         #: [labels queried, instances seen, drifts, warnings] of the runs this object drove
         self.counters = np.zeros(4, np.int64)
         return self
+
+    def take_initial(self, n: int) -> int:
+        """How many of the next ``n`` rows belong to the warm-up (the first ``n_initial`` rows
+        this strategy sees, learned in full, the rule not asked); counts them as taken.  The
+        protocols call it; ``reset`` starts the warm-up again."""
+        k = max(0, min(int(n), self.n_initial - self._initial_taken))
+        self._initial_taken += k
+        return k
 
     def _budget(self) -> float:
         if self.budget is None:
@@ -263,6 +275,11 @@ class Custom(Strategy):
              here, which the rule may change (it starts again from the given values on
              :meth:`reset`)
 
+    ``n_initial``: a warm-up, as :class:`~workbench.learners.FrugalHoeffdingTree` has one: the
+    first ``n_initial`` rows the strategy sees are learned in full (and count as labels used,
+    outside the budget), and the rule is asked from then on.  A rule that asks only where the
+    tree is unsure starves a tree that has not learned anything yet without it.
+
     It is compiled once for these argument types; the engine calls it through the address of
     its compiled code, so nothing else is compiled for it.  A learner pickled with it refers
     to it by module and name (see :mod:`workbench._functions`).
@@ -285,7 +302,14 @@ class Custom(Strategy):
     code = CUSTOM
     name = "Custom"
 
-    def __init__(self, rule, params=(), *, state=(), budget=None, seed=0, label=None):
+    def __init__(self, rule, params=(), *, state=(), budget=None, seed=0, label=None, n_initial=0):
+        if (
+            isinstance(n_initial, bool)
+            or not isinstance(n_initial, numbers.Integral)
+            or n_initial < 0
+        ):
+            raise ValueError(f"n_initial must be a whole number >= 0; got {n_initial!r}")
+        self.n_initial = int(n_initial)
         self.user_params = _vector(params, "params")
         self.initial_state = _vector(state, "state")
         super().__init__(budget=budget, seed=seed)

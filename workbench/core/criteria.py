@@ -88,9 +88,10 @@ def user_impurity(address, a, r):
     """A user criterion (``criterion=my_impurity``) on the class weights ``a[r]``: its function,
     compiled at ``address`` (:mod:`workbench._functions`), called with the row; a value that is
     not finite stops the kernel with an error (the learner names the function)."""
-    v = impurity_at(address)(np.ascontiguousarray(a[r]))
+    row = np.ascontiguousarray(a[r])
+    v = impurity_at(address)(row)
     if not math.isfinite(v):
-        raise ValueError("workbench: a user criterion returned NaN or an infinite impurity")
+        raise ValueError("workbench: a user criterion returned", v, row.copy())
     return v
 
 

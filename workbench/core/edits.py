@@ -20,6 +20,23 @@ from .params import P_MAX_NODES, P_UPDATE, UPDATE_PATH
 from .search import branch_dists, is_binary_nominal
 from .state import (
     FREE,
+    LOG_BRANCH,
+    LOG_DEPTH,
+    LOG_EPS,
+    LOG_FEATURE,
+    LOG_G_BEST,
+    LOG_G_SECOND,
+    LOG_IN_TREE,
+    LOG_LOOKS,
+    LOG_N,
+    LOG_NODE,
+    LOG_PARENT,
+    LOG_REPLACED,
+    LOG_T,
+    LOG_THRESHOLD,
+    LOG_TIE,
+    M_LOG_LOST,
+    M_N_LOG,
     LEAF,
     M_DEPTH,
     M_FREE_NODES,
@@ -71,6 +88,10 @@ def alloc_slot(T):
     T.merit_n[s] = 0.0
     for k in range(T.nom_q.shape[1]):
         T.nom_q[s, k] = 0.0
+    for j in range(T.h_count.shape[1]):
+        for b in range(T.h_count.shape[2]):
+            for k in range(T.h_count.shape[3]):
+                T.h_count[s, j, b, k] = 0.0
     for m in range(T.nom.shape[1]):
         for k in range(T.nom.shape[3]):
             T.nom_w[s, m, k] = 0.0
@@ -111,6 +132,10 @@ def init_leaf(T, node, parent, depth):
     T.nb_correct[node] = 0.0
     T.t_created[node] = T.meta[M_T]
     T.t_split[node] = -1
+    T.looks[node] = 0
+    T.wait[node] = -1.0
+    T.log_row[node] = -1
+    T.w0[node] = 0.0
     T.meta[M_N_LEAVES] += 1
     T.meta[M_N_ACTIVE] += 1
     if depth > T.meta[M_DEPTH]:
@@ -159,6 +184,7 @@ def grow_children(T, node, j, cut, kind, n_branches, post):
             T.class_counts[c, k] = post[b, k]
             w += post[b, k]
         T.last_eval[c] = w
+        T.w0[c] = w  # what it inherited, not learned
         T.children[node, b] = c
 
 
@@ -202,10 +228,66 @@ def set_child_class_lens(T, C, node, j, cut):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def apply_split(T, C, node, j, cut, post):
+def log_split(T, node, tie, eps, g_best, g_second):
+    """Append the split node ``node`` has just been given to the split log (``T.log``, the
+    ``LOG_*`` columns of :mod:`workbench.core.state`): the weight and looks it had, the decision
+    (``tie``: by the tie rule) and the numbers the rule compared, and where it hangs (its
+    parent's log row and its branch there).  The kernels make room for a row before they
+    split (the loop's room check); where the log has reached its limit under
+    ``memory_limit_mb`` (``P_LOG_LIMIT``), the split is counted in ``M_LOG_LOST`` instead."""
+    r = T.meta[M_N_LOG]
+    if r >= T.log.shape[0]:  # at its limit under memory_limit_mb: counted, not recorded
+        T.meta[M_LOG_LOST] += 1
+        T.log_row[node] = -1
+        return
+    T.meta[M_N_LOG] += 1
+    p = T.parent[node]
+    branch = -1
+    if p >= 0:
+        for b in range(T.n_children[p]):
+            if T.children[p, b] == node:
+                branch = b
+    w = 0.0
+    for k in range(T.class_counts.shape[1]):
+        w += T.class_counts[node, k]
+    row = T.log[r]
+    row[LOG_NODE] = node
+    row[LOG_DEPTH] = T.depth[node]
+    row[LOG_T] = T.meta[M_T]
+    row[LOG_N] = w
+    row[LOG_LOOKS] = T.looks[node]
+    row[LOG_FEATURE] = T.feature[node]
+    row[LOG_THRESHOLD] = T.threshold[node]
+    row[LOG_TIE] = 1.0 if tie else 0.0
+    row[LOG_EPS] = eps
+    row[LOG_G_BEST] = g_best
+    row[LOG_G_SECOND] = g_second
+    row[LOG_PARENT] = T.log_row[p] if p >= 0 else -1
+    row[LOG_BRANCH] = branch
+    row[LOG_REPLACED] = 0.0
+    row[LOG_IN_TREE] = 1.0
+    T.log_row[node] = r
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def leave_log(T, node, replaced):
+    """The split of ``node`` (if it has one) leaves the tree: ``replaced`` by a re-evaluation,
+    or removed with a subtree above it, a prune or a reset."""
+    r = T.log_row[node]
+    if r >= 0:
+        T.log[r, LOG_IN_TREE] = 0.0
+        if replaced:
+            T.log[r, LOG_REPLACED] = 1.0
+        T.log_row[node] = -1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def apply_split(T, C, node, j, cut, post, tie, eps, g_best, g_second):
     """Turn leaf ``node`` into an inner node testing feature j; returns False if the memory
     guard refused (the leaf is then deactivated).  Under ``UPDATE_PATH`` the node keeps its
-    statistics (it goes on learning and is re-evaluated); otherwise they are released."""
+    statistics (it goes on learning and is re-evaluated); otherwise they are released.  The
+    split goes into the split log with how it was decided (``tie``, ``eps``, the merits
+    ``g_best`` and ``g_second`` the rule compared: :func:`log_split`)."""
     n_branches = branch_dists(T, C, T.stats_slot[node], j, cut, post)
     if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
         T.meta[M_GUARD_HITS] += 1
@@ -221,6 +303,7 @@ def apply_split(T, C, node, j, cut, post):
     T.replaced[node] = 0
     grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
     set_child_class_lens(T, C, node, j, cut)
+    log_split(T, node, tie, eps, g_best, g_second)
     if C.params[P_UPDATE] != UPDATE_PATH:
         release_slot(T, node)
     elif T.stats_slot[node] >= 0:
@@ -247,6 +330,7 @@ def free_below(T, node):
                 T.meta[M_N_LEAVES] -= 1
                 if T.active[u] == 1:
                     T.meta[M_N_ACTIVE] -= 1
+            leave_log(T, u, False)
             release_slot(T, u)
             T.kind[u] = FREE
             T.free_nodes[T.meta[M_FREE_NODES]] = u
@@ -272,6 +356,7 @@ def kill_subtree(T, node, keep_stats):
     """Make ``node`` a fresh active leaf again, its subtree's rows freed.  It keeps its class
     counts, and with ``keep_stats`` its statistics slot (HATT: a node that kept learning while
     it was an inner node goes on from what it knows)."""
+    leave_log(T, node, False)
     free_below(T, node)
     n_classes = T.class_counts.shape[1]
     counts = np.empty(n_classes)
@@ -306,12 +391,14 @@ def release_subtree(T, node):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def replace_split(T, C, node, j, cut, post):
+def replace_split(T, C, node, j, cut, post, tie, eps, g_best, g_current):
     """Replace inner node ``node``'s test by (j, cut) (HATT): the old subtree is freed, the node
     keeps its class counts and statistics, and the new branches start as fresh leaves with the
     class distributions the node's statistics estimate for them.  Returns False if the memory
-    guard refused; the node is then a leaf (its subtree already freed)."""
+    guard refused; the node is then a leaf (its subtree already freed).  The split log marks
+    the old test replaced and records the new one with what the re-evaluation compared."""
     n_branches = branch_dists(T, C, T.stats_slot[node], j, cut, post)
+    leave_log(T, node, True)
     free_below(T, node)
     if nodes_in_use(T) + n_branches > C.params[P_MAX_NODES]:
         T.meta[M_GUARD_HITS] += 1
@@ -324,6 +411,7 @@ def replace_split(T, C, node, j, cut, post):
     T.replaced[node] = 1
     grow_children(T, node, j, cut, test_kind(C, j, cut), n_branches, post)
     set_child_class_lens(T, C, node, j, cut)
+    log_split(T, node, tie, eps, g_best, g_current)
     return True
 
 

@@ -17,21 +17,25 @@ from numba import njit
 from ..active.rules import C_QUERIED, C_SEEN, FRUGAL, S_ALPHA
 from .active_steps import (count_margin_at, detect_drift, frugal_label, frugal_limits,
                            query_label)
+from ..bounds.leaf_stats import stats_size
 from .decide import SPLIT_MARGIN, SPLIT_TIE, leaf_decision
+from .epsilon import needs_stats
+from .search import leaf_weight
 from .edits import alloc_slot, apply_split, kill_subtree, replace_split, reset_tree
 from .forest_steps import prune_and_refill
 from .leaf_predict import leaf_predict, moa_nb_resolve, score_predictors
 from .naive_bayes import N_ACC
-from .observe import learn_along_path, observe
-from .params import (GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_GRACE, P_GRACE_CLOCK,
-                     P_LEAF_PRED, P_NB_THRESHOLD, P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
+from .observe import count_bins, learn_along_path, observe
+from .params import (CUTS_COUNTED, GRACE_COUNT, LEAF_LAPLACE, LEAF_MC, LEAF_NBA, P_CUTS,
+                     P_GRACE, P_GRACE_CLOCK, P_GRACE_FN, P_LEAF_PRED, P_LOG_LIMIT, P_NB_THRESHOLD,
+                     P_REEVAL, P_REEVAL_CLOCK, P_UPDATE, UPDATE_PATH)
 from .reevaluate import reevaluate, reevaluate_along_path, reevaluation_due
 from .routing import (ROUTE_ROW, TABLE_CURRENT, TABLE_STALE, build_code_table,
                       build_route_table, route, route_block, route_codes, route_inline,
                       route_mixed, walk)
-from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_NODES, M_N_SLOTS, M_T,
+from .state import (M_DEPTH, M_FREE_NODES, M_FREE_SLOTS, M_N_LOG, M_N_NODES, M_N_SLOTS, M_T,
                     NOMINAL_MULTI, NodeArrays, SlotArrays)
-from .steps import due_for_split, sample_leaves
+from .steps import due_for_split, sample_leaves, schedule_next
 
 #: rows routed ahead at a time (``routing.route_block``), and the rows routed one by one after a
 #: block where most rows stopped at a nominal test
@@ -71,9 +75,11 @@ def active_control(code, budget, ddm_mode=0, ddm_min=DDM_MIN_DEFAULT, strict=DDM
 # One argument per part, not bundles: numba compiles a variant of the loop without a part
 # where its argument is None (control, rng, ddm, path, counts), and only an argument typed None
 # prunes its branches; a None inside a tuple would still be typed, and fail, in the dead branch.
+# The split attempt's bundles come in built (``bundles``): built in the loop, their lifetime
+# made run_stream's machine code 9% larger and a first use 7% slower to compile (measured).
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
-               rng, ddm, counters, queried, path, tree, counts, all_nominal):
+               rng, ddm, counters, queried, path, tree, counts, all_nominal, bundles):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -104,6 +110,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     all_nominal
             True where every feature is nominal: naive Bayes then first tries its shortcut
             over products of counts (``naive_bayes.nb_nominal_argmax``, :func:`_all_nominal`)
+    bundles (``NodeArrays``, ``SlotArrays``) of T's arrays, for the split attempt
+            (:func:`bundles_of`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -137,16 +145,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     nom_w = T.nom_w
     nom_nv = T.nom_nv
     nom_q = T.nom_q
-    merit_sum = T.merit_sum
-    merit_n = T.merit_n
-    cls_len = T.cls_len
-    depth = T.depth
-    replaced = T.replaced
     nom_index = C.nom_index
     nom_card = C.nom_card
     # what a split attempt reads, bundled (a bundle costs what its arrays cost one by one)
-    nodes = NodeArrays(class_counts, stats_slot, cls_len, depth, parent, kind, feature, replaced)
-    slots = SlotArrays(g_w, g_mean, g_m2, g_min, g_max, nom, nom_w, nom_nv, merit_sum, merit_n)
+    nodes, slots = bundles
     n_cap = kind.shape[0]
     s_cap = g_w.shape[0]
     branch = children.shape[1]
@@ -164,6 +166,15 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     merits = np.empty(d)
     cuts = np.empty(d)
     post = np.empty((max(branch, 2), K))
+    # a data-dependent bound's view of a leaf and its two best candidates (bounds.leaf_stats)
+    stats = np.empty(stats_size(K, post.shape[0]) if needs_stats(C.params) else 0)
+    scheduled = C.params[P_GRACE_FN] != 0.0   # a user's grace schedule
+    counted = C.params[P_CUTS] == CUTS_COUNTED   # counted cut points
+    h_count = T.h_count
+    cut_table = C.cuts
+    wait = T.wait
+    log_cap = T.log.shape[0]
+    log_room = C.params[P_LOG_LIMIT] <= 0.0 or log_cap < C.params[P_LOG_LIMIT]   # may it grow?
     want_pred = pred.shape[0] > 0
     want_proba = proba.shape[0] > 0
     want_leaves = leaves.shape[0] > 0
@@ -217,7 +228,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
         if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
-                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
+                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1 or
+                      meta[M_N_LOG] >= log_cap and log_room):
             if rng is None:
                 counters[C_SEEN] = n_seen
                 counters[C_QUERIED] = n_queried
@@ -339,7 +351,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                                    path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
                                  nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
-            score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode)
+            score_predictors(mc_correct, nb_correct, class_counts, nodes.cls_len, leaf, c,
+                             mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
             if by_codes and forked:
                 # learned down a branch its prediction passed by for want of weight: the table
@@ -352,7 +365,10 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 # (the products of denominators only where naive Bayes's shortcut reads them)
                 observe(nom_index, nom, nom_w, nom_nv, nom_q, all_nominal, g_w, g_mean, g_m2,
                         g_min, g_max, stats_slot[leaf], X, i, c)
-                due = due_for_split(class_counts, last_eval, counts, leaf, grace, whole)
+                if counted:   # (counted cut points: each numeric value's bin too)
+                    count_bins(h_count, cut_table, nom_index, stats_slot[leaf], X, i, c)
+                due = due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole,
+                                    scheduled)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:
                 first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
@@ -365,10 +381,14 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             if due:
                 # the split test takes the arrays it reads (a call that takes the tree counts
                 # references to all of them), the split itself the tree
-                outcome, b1, _b2, _eps, _q, _thr = leaf_decision(
-                    C, nodes, slots, meta[M_T], leaf, merits, cuts, post, True)
+                outcome, b1, _b2, eps, _q, _thr, g1, g2 = leaf_decision(
+                    C, nodes, slots, meta[M_T], leaf, merits, cuts, post, stats, True)
+                if scheduled:
+                    schedule_next(C.params, wait, counts, leaf, leaf_weight(class_counts, leaf),
+                                  g1, g2, eps, nodes.looks[leaf])
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
-                        apply_split(T, C, leaf, b1, cuts[b1], post)):
+                        apply_split(T, C, leaf, b1, cuts[b1], post, outcome == SPLIT_TIE, eps,
+                                    g1, g2)):
                     # the next rows are routed afresh through the table's new rows (for speed
                     # only: a row whose block ended at this leaf would go on from it, now a test)
                     hi = i + 1
@@ -440,10 +460,33 @@ def strategy_rng(C, strategy):
     return strategy.rng
 
 
+def bundles_of(T):
+    """The ``bundles`` argument of :func:`run_stream`: (``NodeArrays``, ``SlotArrays``) of
+    ``T``'s arrays."""
+    return (
+        NodeArrays(T.class_counts, T.stats_slot, T.cls_len, T.depth, T.parent, T.kind, T.feature,
+                   T.replaced, T.looks, T.w0),
+        SlotArrays(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, T.nom, T.nom_w, T.nom_nv,
+                   T.merit_sum, T.merit_n, T.h_count),
+    )
+
+
+def learn_args(T, C, X, y, start, tree=0, extras=None):
+    """The arguments of :func:`run_stream` that learn rows ``start..`` of (X, y) into tree
+    ``tree`` (``extras``: :func:`_full_extras`'s, made once by a caller that calls often)."""
+    return (T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
+            _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
+
+
+def predict_args(T, C, X, pred, tree=0, extras=None):
+    """The arguments of :func:`run_stream` that predict every row of X into ``pred``."""
+    return (T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
+            None, tree, None, _all_nominal(C), bundles_of(T))
+
+
 def learn(T, C, X, y, start, tree=0):
     """Learn rows ``start..`` of (X, y) into tree ``tree``; returns the index reached."""
-    return run_stream(T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *_full_extras(),
-                      _path(T, C), tree, _counts(T, C), _all_nominal(C))
+    return run_stream(*learn_args(T, C, X, y, start, tree))
 
 
 def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=None,
@@ -454,17 +497,16 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree, _counts(T, C), _all_nominal(C))
+                      _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
 
 
 def predict(T, C, X, pred, tree=0):
-    run_stream(T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _all_nominal(C))
+    run_stream(*predict_args(T, C, X, pred, tree))
 
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _all_nominal(C))
+               tree, None, _all_nominal(C), bundles_of(T))
 
 
 @njit(cache=True)
@@ -491,8 +533,8 @@ def _edit(T, C, op, node, feature, cut):
     if op == EDIT_KILL or op == EDIT_KILL_KEEP_STATS:
         kill_subtree(T, node, op == EDIT_KILL_KEEP_STATS)
         return 1
-    if op == EDIT_REPLACE:
-        return 1 if replace_split(T, C, node, feature, cut, post) else 0
+    if op == EDIT_REPLACE:  # by hand: no rule decided it
+        return 1 if replace_split(T, C, node, feature, cut, post, False, np.nan, np.nan, np.nan) else 0
     return reevaluate(T, C, node, np.empty(d), np.empty(d), post)
 
 
@@ -509,6 +551,8 @@ def edit(T, C, op, node, feature=-1, cut=np.nan):
                          "learners keep them at inner nodes)")
     if op == EDIT_REPLACE and not 0 <= feature < C.nom_index.shape[0]:
         raise ValueError(f"feature {feature} is not a column of this tree")
+    if op in (EDIT_REPLACE, EDIT_REEVALUATE) and T.meta[M_N_LOG] >= T.log.shape[0]:
+        raise ValueError("the split log is full: grow the state first (workbench.core.state.grow)")
     return int(_edit(T, C, op, node, feature, float(cut)))
 
 

@@ -18,9 +18,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
-from .._functions import bound_at, schedule_at
+from .._functions import bound_at, schedule_at, stats_bound_at
+from ..bounds.anytime import (
+    cs_entropy_nb,
+    cs_gini_nb,
+    entropy_looks_nb,
+    gini_looks_nb,
+    hoeffding_looks_nb,
+)
 from ..bounds import (
     BOUND_ENTROPY,
     BOUND_GINI,
@@ -34,20 +42,28 @@ from .criteria import LN2, merit_range
 from .params import (
     BOUND_CTREE,
     BOUND_CTREE_PRACTICAL,
+    BOUND_CS_GINI,
+    BOUND_ENTROPY_LOOKS,
+    BOUND_GINI_LOOKS,
     BOUND_HOEFFDING,
+    BOUND_HOEFFDING_LOOKS,
     BOUND_MCDIARMID,
     BOUND_USER,
     BOUND_USER_SCHEDULE,
+    BOUND_USER_STATS,
     CRIT_ENTROPY_HALF,
     CRIT_INFO_GAIN,
     CRIT_KM,
     CRIT_LAST,
     P_BOUND,
     P_BOUND_FN,
+    P_BRANCHING,
     P_C,
     P_CRITERION,
     P_CRITERION_RANGE,
     P_DELTA,
+    P_N_BRANCHES,
+    P_N_CANDIDATES,
     P_RANGE,
     RANGE_CLASSES,
     RANGE_MOA,
@@ -73,7 +89,7 @@ def node_range(params, cls_len, class_counts, kind, node):
 
 
 @njit(inline="always")
-def epsilon_at(T, C, node, n):
+def epsilon_at(T, C, node, n, stats):
     """Radius of the confidence interval at a node of weight n, per the bound policy
     (:func:`node_epsilon` over the tree's arrays; written into the caller)."""
     return node_epsilon(
@@ -86,37 +102,58 @@ def epsilon_at(T, C, node, n):
         T.meta[M_T],
         node,
         n,
+        n - T.w0[node],
+        T.looks[node],
+        stats,
     )
 
 
 @njit(inline="always")
-def node_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n):
+def node_epsilon(
+    params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks, stats
+):
     """Radius of the confidence interval at a node of weight n, per the bound policy, for a
-    tree of ``d`` features that has learned ``t_learned`` instances.  The Hoeffding bound is
-    computed as MOA computes it, sqrt(R^2 ln(1/delta) / (2 n)), with R from
-    :func:`node_range`.  Written into the caller; the bounds it calls take the arrays they read,
-    not the tree: a call that takes the tree costs two atomic reference counts per array (see
-    :func:`feature_candidates`)."""
+    tree of ``d`` features that has learned ``t_learned`` instances, at the node's ``looks``-th
+    split attempt, ``n_own`` of its weight learned by itself (the rest inherited from its
+    parent's split: the bounds valid under repeated looks count only its own).  The Hoeffding
+    bound is computed as MOA computes it, sqrt(R^2 ln(1/delta) / (2 n)), with R from
+    :func:`node_range`.  ``stats``: what a data-dependent bound reads
+    (:mod:`workbench.bounds.leaf_stats`; filled by the caller where the bound is one).  Written
+    into the caller; the bounds it calls take the arrays they read, not the tree (a call counts
+    a reference to each array it takes)."""
     if takes_user_epsilon(params):
-        return user_split_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n)
-    return builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n)
+        return user_split_epsilon(
+            params, d, cls_len, class_counts, kind, depth, t_learned, node, n, stats
+        )
+    return builtin_epsilon(
+        params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks
+    )
+
+
+@njit(inline="always")
+def needs_stats(params):
+    """The bound is a data-dependent one (``BOUND_USER_STATS``): its epsilon needs the two best
+    candidates' tables, so the attempt searches them before it asks for epsilon."""
+    return int(params[P_BOUND]) == BOUND_USER_STATS
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def split_epsilon(T, C, node, n):
-    """:func:`epsilon_at` as a call (the forest's kernels)."""
-    return epsilon_at(T, C, node, n)
+    """:func:`epsilon_at` as a call (the forest's kernels, whose learner takes no
+    data-dependent bound)."""
+    return epsilon_at(T, C, node, n, np.empty(0))
 
 
 @njit(inline="always")
 def takes_user_epsilon(params):
     """A user's bound, or the built-in Hoeffding bound with a user criterion's range."""
     bound = int(params[P_BOUND])
-    return bound >= BOUND_USER or (params[P_CRITERION] > CRIT_LAST and bound == BOUND_HOEFFDING)
+    user = BOUND_USER <= bound <= BOUND_USER_STATS
+    return user or (params[P_CRITERION] > CRIT_LAST and bound == BOUND_HOEFFDING)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def user_split_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n):
+def user_split_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n, stats):
     """:func:`node_epsilon` for a user's bound, or a user criterion's R: R is the
     built-in criterion's range as the built-in bounds see it (:func:`node_range`), or the one
     the user gave."""
@@ -126,18 +163,33 @@ def user_split_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned,
         if crit > CRIT_LAST
         else node_range(params, cls_len, class_counts, kind, node)
     )
-    return user_epsilon(params, d, class_counts.shape[1], depth, t_learned, node, n, R)
+    return user_epsilon(params, d, class_counts.shape[1], depth, t_learned, node, n, R, stats)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, node, n):
+def builtin_epsilon(
+    params, d, cls_len, class_counts, kind, depth, t_learned, node, n, n_own, looks
+):
     """:func:`epsilon_at` under the built-in bounds (``d`` features, ``t_learned`` instances
-    learned by the tree)."""
+    learned by the tree, the node's ``looks``-th attempt, ``n_own`` of its weight its own)."""
     bound = int(params[P_BOUND])
     crit = int(params[P_CRITERION])
     n_classes = class_counts.shape[1]
     delta = params[P_DELTA]
     t = max(t_learned, 1)
+    if bound >= BOUND_HOEFFDING_LOOKS:
+        return looks_epsilon(
+            params,
+            bound,
+            n_classes,
+            depth[node],
+            max(n_own, 1.0),
+            looks,
+            node,
+            cls_len,
+            class_counts,
+            kind,
+        )
     if bound == BOUND_MCDIARMID:
         return mcdiarmid_entropy_nb(n, delta, n_classes)
     if bound == BOUND_CTREE:
@@ -156,20 +208,43 @@ def builtin_epsilon(params, d, cls_len, class_counts, kind, depth, t_learned, no
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def user_epsilon(params, d, n_classes, depth, t_learned, node, n, R):
+def looks_epsilon(params, bound, n_classes, depth, n, looks, node, cls_len, class_counts, kind):
+    """The bounds valid when a leaf tests again and again (:mod:`workbench.bounds.anytime`): delta
+    spent over the ``looks``-th look and the leaf's candidates (``P_N_CANDIDATES``), per leaf or
+    per tree (``P_BRANCHING``), at the leaf's own ``n`` examples; the confidence sequences also
+    over the candidates' tables (``P_N_BRANCHES`` branches by ``n_classes``)."""
+    delta = params[P_DELTA]
+    n_candidates = max(int(params[P_N_CANDIDATES]), 1)
+    branching = int(params[P_BRANCHING])
+    if bound == BOUND_HOEFFDING_LOOKS:
+        R = node_range(params, cls_len, class_counts, kind, node)
+        return hoeffding_looks_nb(n, delta, R, looks, n_candidates, depth, branching)
+    if bound == BOUND_GINI_LOOKS:
+        return gini_looks_nb(n, delta, looks, n_candidates, depth, branching)
+    if bound == BOUND_ENTROPY_LOOKS:
+        return entropy_looks_nb(n, delta, looks, n_candidates, depth, branching)
+    n_branches = max(int(params[P_N_BRANCHES]), 2)
+    if bound == BOUND_CS_GINI:
+        return cs_gini_nb(n, delta, n_classes, n_branches, n_candidates, depth, branching)
+    return cs_entropy_nb(n, delta, n_classes, n_branches, n_candidates, depth, branching)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def user_epsilon(params, d, n_classes, depth, t_learned, node, n, R, stats):
     """Epsilon at a leaf of weight n when the bound or the criterion is a user's.
 
-    A user bound gets ``(n, delta, R, K)`` (``BOUND_USER``) or ``(n, delta, R, K, depth, t, d)``
-    (``BOUND_USER_SCHEDULE``): the leaf's weight, the confidence (``delta=None``: 1/t, as 000's
-    Remark 1), the range of the criterion's gain, the number of classes, and for a schedule
-    the leaf's depth (root 0), the instances the tree has learned (at least 1) and the number
-    of features.  A value that is NaN or negative stops the kernel with an error (the learner
-    names the function).  Under the built-in Hoeffding bound with a user criterion, this is
-    Hoeffding's epsilon with the range the user gave (the other built-in bounds do not read R),
-    computed in MOA's order of operations as the built-in Hoeffding bound is.  ``R``: the range
-    of the criterion's gain at this node (:func:`user_split_epsilon` gives it).
-    It takes the policy vector, the tree's depths and the scalars it reads, not the tree: a call
-    that takes the tree costs two atomic reference counts per array."""
+    A user bound gets ``(n, delta, R, K)`` (``BOUND_USER``), ``(n, delta, R, K, depth, t, d)``
+    (``BOUND_USER_SCHEDULE``) or ``(n, delta, R, K, stats)`` (``BOUND_USER_STATS``): the leaf's
+    weight, the confidence (``delta=None``: 1/t, as 000's Remark 1), the range of the
+    criterion's gain, the number of classes, for a schedule the leaf's depth (root 0), the
+    instances the tree has learned (at least 1) and the number of features, and for a
+    data-dependent bound the leaf's and its two best candidates' weights
+    (:mod:`workbench.bounds.leaf_stats`).  A value that is NaN or negative stops the kernel
+    with an error that carries the arguments (the learner names the function).  Under the
+    built-in Hoeffding bound with a user criterion, this is Hoeffding's epsilon with the range
+    the user gave (the other built-in bounds do not read R), computed in MOA's order of
+    operations as the built-in Hoeffding bound is.  ``R``: the range of the criterion's gain at
+    this node (:func:`user_split_epsilon` gives it)."""
     bound = int(params[P_BOUND])
     delta = params[P_DELTA]
     t = max(t_learned, 1)
@@ -179,8 +254,10 @@ def user_epsilon(params, d, n_classes, depth, t_learned, node, n, R):
         eps = bound_at(int(params[P_BOUND_FN]))(n, delta, R, n_classes)
     elif bound == BOUND_USER_SCHEDULE:
         eps = schedule_at(int(params[P_BOUND_FN]))(n, delta, R, n_classes, depth[node], t, d)
+    elif bound == BOUND_USER_STATS:
+        eps = stats_bound_at(int(params[P_BOUND_FN]))(n, delta, R, n_classes, stats)
     else:  # Hoeffding's, with a user criterion's R (the other bounds do not read R)
         return hoeffding_moa_nb(n, delta, R)
     if not eps >= 0.0:
-        raise ValueError("workbench: a user bound returned NaN or a negative epsilon")
+        raise ValueError("workbench: a user bound returned", eps, n, delta, R, n_classes)
     return eps

@@ -40,7 +40,15 @@ from numba import njit
 
 from .criteria import impurity_row, split_merit
 from .memory import MEM_COUNT, mem_position, mem_push
-from .params import LEAF_NB, P_CRITERION, P_GRACE, P_LEAF_PRED, P_MAX_NODES, P_MIN_BRANCH_FRAC
+from .params import (
+    LEAF_NB,
+    P_CRITERION,
+    P_GRACE,
+    P_LEAF_PRED,
+    P_LOG_LIMIT,
+    P_MAX_NODES,
+    P_MIN_BRANCH_FRAC,
+)
 from ._inline import inline, release
 from .decide import NO_SPLIT_BOUND, SPLIT_MARGIN, SPLIT_TIE, split_decision
 from .edits import (
@@ -59,6 +67,7 @@ from .state import (
     M_GUARD_HITS,
     M_N_ACTIVE,
     M_N_LEAVES,
+    M_N_LOG,
     M_N_NODES,
     M_N_SLOTS,
     M_T,
@@ -386,7 +395,7 @@ def forest_attempt(T, C, F, leaf, root, r, merits, cuts, post):
     3. else, a tie: the leaf starts scoring its naive Bayes (if functional nodes are on), and
        where epsilon < tau the best attribute splits (VFDT's tie break).
     The new leaves start from the short-term memory.  Returns an ``FA_*`` code."""
-    outcome, b1, _b2, _eps, _q, _thr = split_decision(T, C, leaf, merits, cuts, post)
+    outcome, b1, _b2, eps, _q, _thr, g1, g2 = split_decision(T, C, leaf, merits, cuts, post)
     if not (outcome == SPLIT_MARGIN or outcome == SPLIT_TIE or outcome == NO_SPLIT_BOUND):
         return FA_NONE
     g_best = merits[b1]
@@ -407,7 +416,7 @@ def forest_attempt(T, C, F, leaf, root, r, merits, cuts, post):
         if nb_on and F.nb_on[leaf] == 0:
             F.nb_on[leaf] = 1
     if g_best > 0.0 and (outcome == SPLIT_MARGIN or outcome == SPLIT_TIE):
-        if apply_split(T, C, leaf, b1, cuts[b1], post):
+        if apply_split(T, C, leaf, b1, cuts[b1], post, outcome == SPLIT_TIE, eps, g1, g2):
             F.counters[F_SPLITS] += 1
             split_children_from_memory(T, C, F, leaf, root, r)
             return FA_ATTRIBUTE if outcome == SPLIT_MARGIN else FA_TIE_BREAK
@@ -480,6 +489,10 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
         if learn and (
             n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < 2 * R
             or s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 2 * R
+            or (
+                T.log.shape[0] - meta[M_N_LOG] < R
+                and (C.params[P_LOG_LIMIT] <= 0.0 or T.log.shape[0] < C.params[P_LOG_LIMIT])
+            )
         ):
             return i
         # ---- predict: every tree, local probabilities summed into the K classes
@@ -632,7 +645,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     i,
                     lc,
                 )
-                if due_for_split(class_counts, last_eval, None, leaf, grace, 0):
+                if due_for_split(class_counts, last_eval, None, T.wait, leaf, grace, 0, False):
                     forest_attempt(T, C, F, leaf, root, r, merits, cuts, post)
         if want_leaves:
             countdown -= 1
@@ -673,7 +686,9 @@ def node_nb_class(T, node, X, i):
 def explain_forest_split(T, C, F, leaf, merits, cuts, post):
     """The attribute split test at ``leaf`` and its naive-Bayes attribute: (outcome, best,
     second, eps, quantity, threshold, nb gain, nb weight, nb eps)."""
-    outcome, b1, b2, eps, q, thr = split_decision(T, C, leaf, merits, cuts, post)
+    looks = T.looks[leaf]
+    outcome, b1, b2, eps, q, thr, _g1, _g2 = split_decision(T, C, leaf, merits, cuts, post)
+    T.looks[leaf] = looks  # an explanation is not a look
     g_nb, n_nb = nb_table_gain(T, C, F, leaf, post)
     eps_nb = split_epsilon(T, C, leaf, n_nb) if n_nb > 0.0 else np.inf
     return outcome, b1, b2, eps, q, thr, g_nb, n_nb, eps_nb

@@ -175,11 +175,16 @@ def moa_nb_resolve(T, C, leaf, X, i, mode, mc_pred, need_probs, out, buf):
 
 
 @inline
-def score_predictors(mc_correct, nb_correct, leaf, c, mc_pred, nb_pred, mode):
-    """Adaptive naive Bayes: count which of MC and NB would have been right at this leaf."""
+def score_predictors(mc_correct, nb_correct, class_counts, cls_len, leaf, c, mc_pred, nb_pred,
+                     mode):
+    """Adaptive naive Bayes: count which of MC and NB would have been right at this leaf.  A
+    leaf whose class vector is still empty in MOA's sense (no class count, and none inherited:
+    ``cls_len`` 0) has no majority class (MOA's ``maxIndex`` of an empty vector is -1), so its
+    first row scores no hit for MC, whatever its label; naive Bayes's argmax of no votes is
+    class 0, as MOA's."""
     if mode == LEAF_NBA:
-        if mc_pred == c:
+        if mc_pred == c and (cls_len[leaf] > 0 or class_counts[leaf, c] > 0.0):
             mc_correct[leaf] += 1.0
         if nb_pred == c:
             nb_correct[leaf] += 1.0
-    release(mc_correct.shape[0] + nb_correct.shape[0])
+    release(mc_correct.shape[0] + nb_correct.shape[0] + class_counts.shape[0] + cls_len.shape[0])

@@ -92,3 +92,27 @@ def learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom
     release(path.shape[0] + class_counts.shape[0] + stats_slot.shape[0] + nom_index.shape[0] +
             nom.shape[0] + nom_w.shape[0] + nom_nv.shape[0] + nom_q.shape[0] + g_w.shape[0] + g_mean.shape[0] +
             g_m2.shape[0] + g_min.shape[0] + g_max.shape[0] + X.shape[0])
+
+
+# (the arrays one by one, not a bundle: a step, see workbench.core._inline)
+@inline
+def count_bins(h_count, cut_table, nom_index, s, X, i, c):
+    """Counted cut points (``CUTS_COUNTED``): row i (class c) into its bin of each numeric
+    feature at statistics slot s: the first of the feature's sorted cut points it does not
+    exceed (a binary search; NaN padding counts as above every value), the last bin beyond
+    them all.  Missing values are not counted."""
+    n_cuts = cut_table.shape[1]
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        if nom_index[j] >= 0 or math.isnan(xj):
+            continue
+        lo = 0
+        hi = n_cuts
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cut_table[j, mid] < xj:   # (NaN: False, as if above)
+                lo = mid + 1
+            else:
+                hi = mid
+        h_count[s, j, lo, c] += 1.0
+    release(h_count.shape[0] + cut_table.shape[0] + nom_index.shape[0] + X.shape[0])

@@ -44,7 +44,16 @@ P_ATTEMPTS = 24  # ATTEMPTS_* code: MERITS_MOA, what one split attempt adds to t
 P_USED_NOMINAL = 25  # 1: a leaf never splits on a nominal attribute tested above it (MOA's EFDT)
 P_BOUND_FN = 26  # BOUND_USER*: the address of the user's bound (workbench._functions)
 P_CRITERION_RANGE = 27  # a user criterion's range R, given with it (for the bound)
-N_PARAMS = 28
+P_RULE_FN = 28  # the address of a user's split rule (split_rule=), 0: the built-in rule
+P_RULE_SCREEN = 29  # 1: the user's split rule is monotone, so the split screen may decide
+P_GRACE_FN = 30  # the address of a user's grace schedule (grace_schedule=), 0: none
+P_LOG_LIMIT = 31  # rows the split log may grow to under memory_limit_mb (0: no limit); past
+# them the log keeps its first rows and counts the splits it could not record (M_LOG_LOST)
+P_N_CANDIDATES = 32  # the candidate splits a leaf compares (the bounds valid under repeated
+# looks spend delta over them; 0: those bounds are not in use)
+P_BRANCHING = 33  # 0: their statement is per leaf; b >= 2: per tree, a node's share by depth
+P_N_BRANCHES = 34  # the most branches a candidate split has (the confidence sequences' tables)
+N_PARAMS = 35
 
 CRIT_INFO_GAIN = 0  # entropy in bits (Quinlan; MOA's InfoGainSplitCriterion)
 CRIT_GINI = 1  # Gini 1 - sum p_k^2 (= 2p(1-p), 000's J, for two classes)
@@ -136,11 +145,14 @@ CUTS_FIXED = 1  # only the cut points the caller gives per feature (Config.cuts)
 CUTS_EXHAUSTIVE = 2  # every midpoint between consecutive distinct labelled values (001, BOCT)
 CUTS_ANALYTIC = 3  # UFFT (002): one cut, the root of the quadratic discriminant of the two
 # heaviest classes' Gaussians (workbench.core.analytic), merit from normal-CDF counts
+CUTS_COUNTED = 4  # the caller's candidates per feature (Config.cuts), each scored from the exact
+# class counts either side (the observer counts a row's bin among the cuts: ``h_count``)
 CUT_POLICIES = {
     "gaussian": CUTS_GAUSSIAN,
     "fixed": CUTS_FIXED,
     "exhaustive": CUTS_EXHAUSTIVE,
     "analytic": CUTS_ANALYTIC,
+    "counted": CUTS_COUNTED,
 }
 
 BOUND_HOEFFDING = 0  # eps = sqrt(R^2 ln(1/delta) / (2 n))                 004 eq. (1)
@@ -157,6 +169,28 @@ BOUND_CREDIBLE = 4  # Bayesian credible interval of a heterogeneity, 001 eqs. (3
 BOUNDS["credible"] = BOUND_CREDIBLE
 BOUND_USER = 5  # a user's njit (n, delta, value_range, n_classes) -> eps at P_BOUND_FN
 BOUND_USER_SCHEDULE = 6  # ... (n, delta, value_range, n_classes, depth, t, n_features) -> eps
+BOUND_USER_STATS = 7  # ... (n, delta, value_range, n_classes, stats) -> eps: data-dependent, the
+# leaf's and its two best candidates' weights in stats (workbench.bounds.leaf_stats)
+# bounds valid when a leaf tests again and again (workbench.bounds.anytime), over the leaf's own
+# examples (its weight less what it inherited)
+BOUND_HOEFFDING_LOOKS = 8  # Hoeffding at delta spent over looks and candidates (not valid for
+# information gain: for comparison)
+BOUND_GINI_LOOKS = 9  # 000's Gini bound (Theorem 2) at the spent delta
+BOUND_ENTROPY_LOOKS = 10  # 000's entropy bound (Theorem 1, in bits) at the spent delta
+BOUND_CS_GINI = 11  # a confidence sequence (Howard et al. 2021) carried to the Gini index
+BOUND_CS_ENTROPY = 12  # ... and to the entropy (bits)
+BOUNDS["hoeffding_looks"] = BOUND_HOEFFDING_LOOKS
+BOUNDS["gini_looks"] = BOUND_GINI_LOOKS
+BOUNDS["entropy_looks"] = BOUND_ENTROPY_LOOKS
+BOUNDS["cs_gini"] = BOUND_CS_GINI
+BOUNDS["cs_entropy"] = BOUND_CS_ENTROPY
+#: the criterion each of them is valid for (hoeffding_looks: any, for comparison)
+LOOKS_BOUND_CRITERION = {
+    "gini_looks": "gini",
+    "cs_gini": "gini",
+    "entropy_looks": "info_gain",
+    "cs_entropy": "info_gain",
+}
 
 
 class Config(NamedTuple):

@@ -16,8 +16,9 @@ from numba import njit
 
 from ._inline import inline, release
 from .criteria import impurity_row, split_merit
-from .edits import kill_subtree, replace_split
-from .epsilon import epsilon_at
+from .edits import kill_subtree, leave_log, replace_split
+from ..bounds.leaf_stats import stats_size
+from .epsilon import epsilon_at, needs_stats
 from .params import (
     MERITS_MOA,
     P_CRITERION,
@@ -30,11 +31,13 @@ from .params import (
     REEVAL_CLOCK_TREE,
 )
 from .rules import BY_MARGIN, BY_TIE, NULL_GAIN, decide, rule_quantity, tie_floor
+from .state import slot_arrays
 from .search import (
     _restore_merits,
     _saved_merits,
     branch_dists,
     candidates_at,
+    fill_stats,
     leaf_weight,
     mean_merit,
     moa_best_two,
@@ -81,10 +84,36 @@ def reevaluation_outcome(params, feature, node, best, g_best, g_cur, eps):
     verdict = decide(quantity, threshold, eps, tau, tie_floor(rule, tau))
     if verdict == BY_MARGIN or verdict == BY_TIE:
         if best < 0:
-            return REEVAL_KILL, best, eps, quantity, threshold
+            return REEVAL_KILL, best, eps, quantity, threshold, g_best, g_cur
         if best != feature[node]:
-            return REEVAL_REPLACE, best, eps, quantity, threshold
-    return REEVAL_KEEP, best, eps, quantity, threshold
+            return REEVAL_REPLACE, best, eps, quantity, threshold, g_best, g_cur
+    return REEVAL_KEEP, best, eps, quantity, threshold, g_best, g_cur
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def reevaluation_stats(T, C, node, best, cuts, post):
+    """What a data-dependent bound reads at a re-evaluation (:mod:`workbench.bounds.
+    leaf_stats`): the node's class weights, the best candidate's table and, in the second
+    candidate's place, the current split's (the rival of best vs current); nothing where the
+    bound is not one."""
+    if not needs_stats(C.params):
+        return np.empty(0)
+    stats = np.empty(stats_size(T.class_counts.shape[1], post.shape[0]))
+    b1 = best if 0 <= best < cuts.shape[0] else -1
+    fill_stats(
+        C,
+        slot_arrays(T),
+        T.class_counts,
+        T.stats_slot[node],
+        node,
+        b1,
+        cuts[b1],
+        T.feature[node],
+        T.threshold[node],
+        stats,
+        post,
+    )
+    return stats
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -105,12 +134,12 @@ def reevaluate_decision(T, C, node, merits, cuts, post):
             cuts[j] = np.nan
         # one class left below this node: the null split is as good as any test
         g_cur = current_merit(T, C, node, post)
-        return REEVAL_KEEP, -1, np.inf, NULL_GAIN - g_cur, np.inf
+        return REEVAL_KEEP, -1, np.inf, NULL_GAIN - g_cur, np.inf, NULL_GAIN, g_cur
     d = merits.shape[0]
     candidates_at(T, C, node, merits, cuts, post)
     b1, _b2 = moa_best_two(C.nom_index, merits, cuts)
     g_cur = current_merit(T, C, node, post)
-    eps = epsilon_at(T, C, node, n)
+    eps = epsilon_at(T, C, node, n, reevaluation_stats(T, C, node, b1, cuts, post))
     best = -1
     g_best = NULL_GAIN
     if 0 <= b1 < d and merits[b1] > NULL_GAIN:
@@ -131,12 +160,12 @@ def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
     node had when it got its test (:func:`node_range`)."""
     s = T.stats_slot[node]
     if s < 0:
-        return REEVAL_KEEP, -1, np.inf, np.nan, np.nan
+        return REEVAL_KEEP, -1, np.inf, np.nan, np.nan, np.nan, np.nan
     d = merits.shape[0]
     candidates_at(T, C, node, merits, cuts, post)
     record_merits(C.params, C.nom_index, T.merit_sum, T.merit_n, s, merits, cuts, False)
-    eps = epsilon_at(T, C, node, n)
     b, _second = moa_best_two(C.nom_index, merits, cuts)
+    eps = epsilon_at(T, C, node, n, reevaluation_stats(T, C, node, b, cuts, post))
     best = -1
     g_best = mean_merit(T.merit_sum, T.merit_n, s, d)
     if 0 <= b < d:
@@ -149,11 +178,12 @@ def moa_reevaluate_decision(T, C, node, merits, cuts, post, n):
 @njit(cache=True, no_cpython_wrapper=True)
 def reevaluate(T, C, node, merits, cuts, post):
     """Re-evaluate inner node ``node`` and edit the tree as the rule says; returns the outcome."""
-    outcome, best, _eps, _q, _thr = reevaluate_decision(T, C, node, merits, cuts, post)
+    outcome, best, eps, q, _thr, g_best, g_cur = reevaluate_decision(T, C, node, merits, cuts, post)
     if outcome == REEVAL_KILL:
+        leave_log(T, node, True)
         kill_subtree(T, node, True)
     elif outcome == REEVAL_REPLACE:
-        replace_split(T, C, node, best, cuts[best], post)
+        replace_split(T, C, node, best, cuts[best], post, not q > eps, eps, g_best, g_cur)
     if outcome != REEVAL_KEEP and T.stats_slot[node] >= 0:
         T.merit_n[T.stats_slot[node]] = 0.0  # MERITS_MOA: a changed node counts again
     return outcome
@@ -165,7 +195,9 @@ def explain_reevaluation(T, C, node, merits, cuts, post):
     (outcome, best feature or -1 for the null split, eps, quantity, threshold, G(best),
     G(current)), the merits being those the rule compared; the tree is left as it was."""
     keep = _saved_merits(T, node)
-    outcome, best, eps, quantity, threshold = reevaluate_decision(T, C, node, merits, cuts, post)
+    outcome, best, eps, quantity, threshold, _g, _c = reevaluate_decision(
+        T, C, node, merits, cuts, post
+    )
     moa = C.params[P_MERITS] == MERITS_MOA
     s = T.stats_slot[node]
     g_best = mean_merit(T.merit_sum, T.merit_n, s, merits.shape[0]) if moa else NULL_GAIN

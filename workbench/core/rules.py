@@ -25,6 +25,12 @@ Each rule returns ``(quantity, threshold)``; :func:`decide` turns them into an o
 ``explain_one`` and the stepper show the same two numbers with the labels of
 :data:`RULE_LABELS`, so no rule is restated in Python.  A new rule (the credible intervals of
 001) adds a code, a branch in :func:`rule_quantity` and a row in :data:`RULE_LABELS`.
+
+A researcher's own leaf rule needs none of that: ``split_rule=my_rule``, a numba function
+``(g_best, g_second, g_null, epsilon, tau, n, looks, depth) -> 0, 1 or 2`` called through the
+address of its compiled code (:func:`user_verdict`); it replaces :func:`decide` at a leaf's
+split attempt, while the quantity and threshold of the built-in rule are still what
+explanations show beside its verdict.
 """
 
 from __future__ import annotations
@@ -33,7 +39,10 @@ import math
 
 from numba import njit
 
+from .._functions import split_rule_at
 from .params import (
+    P_RULE_FN,
+    P_TAU,
     RULE_BEST_VS_CURRENT,
     RULE_BEST_VS_NULL,
     RULE_BEST_VS_SECOND,
@@ -115,6 +124,32 @@ def decide(quantity, threshold, eps, tau, floor=-math.inf):
     if eps < tau and (floor == -math.inf or quantity > floor):
         return BY_TIE
     return KEEP
+
+
+@njit(cache=True)
+def user_verdict(params, g_best, g_second, g_null, eps, n, looks, depth):
+    """The verdict (``KEEP``, ``BY_MARGIN``, ``BY_TIE``) of a user's split rule (``split_rule=``,
+    at ``P_RULE_FN``) on the merits its learner's decision path compares: ``g_null`` is the null
+    split's merit as EFDT compares it (0 with the merits of the statistics now, the null split's
+    mean under MOA's merit sums).  Anything but 0, 1 or 2 stops the kernel with an error that
+    carries the arguments (the learner names the function)."""
+    v = split_rule_at(int(params[P_RULE_FN]))(
+        g_best, g_second, g_null, eps, params[P_TAU], n, looks, depth
+    )
+    if v < KEEP or v > BY_TIE:
+        raise ValueError(
+            "workbench: a user split rule returned",
+            v,
+            g_best,
+            g_second,
+            g_null,
+            eps,
+            params[P_TAU],
+            n,
+            looks,
+            depth,
+        )
+    return v
 
 
 def rule_name(code: int) -> str:

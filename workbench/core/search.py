@@ -32,6 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ..bounds.leaf_stats import STATS_B_BEST, STATS_B_MAX, STATS_HEADER, STATS_K
 from .analytic import normal_table, slot_cut
 from .criteria import LN2, impurity_row, moa_entropy_row, split_merit
 from .observers import (
@@ -46,6 +47,7 @@ from .params import (
     ATTEMPTS_PER_CANDIDATE,
     CRIT_INFO_GAIN,
     CUTS_ANALYTIC,
+    CUTS_COUNTED,
     CUTS_FIXED,
     CUTS_GAUSSIAN,
     NULL_SUM_CLAMPED,
@@ -57,12 +59,14 @@ from .params import (
     P_MIN_BRANCH_FRAC,
     P_N_SPLIT_POINTS,
     P_NULL_SUM,
+    P_RULE_FN,
+    P_RULE_SCREEN,
     P_SPLIT_RULE,
     P_TAU,
     RULE_BEST_VS_NULL,
     RULE_BEST_VS_SECOND,
 )
-from .rules import NULL_GAIN
+from .rules import KEEP, NULL_GAIN, user_verdict
 from .state import slot_arrays
 
 
@@ -259,7 +263,7 @@ def nominal_candidate(params, nom, nom_w, nom_nv, s, m, card, binary, post, pre_
 
 @njit(cache=True, no_cpython_wrapper=True)
 def numeric_best_cut(
-    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, s, j, post, sd, pre_total, pre_imp
+    params, cut_table, g_w, g_mean, g_m2, g_min, g_max, h_count, s, j, post, sd, pre_total, pre_imp
 ):
     """Best cut point of numeric feature j at a leaf: (merit, cut); ``sd`` is scratch of a
     float per class.
@@ -284,6 +288,10 @@ def numeric_best_cut(
         return best, best_cut
     crit = int(params[P_CRITERION])
     frac = params[P_MIN_BRANCH_FRAC]
+    if params[P_CUTS] == CUTS_COUNTED:  # the exact class counts either side of each cut
+        return counted_best_cut(
+            cut_table, h_count, s, j, lo, hi, post, sd, pre_total, pre_imp, crit, frac
+        )
     if params[P_CUTS] == CUTS_ANALYTIC:  # UFFT: one cut, scored from the normal CDFs
         cut = slot_cut(g_w, g_mean, g_m2, s, j)
         if not (lo < cut < hi):
@@ -306,6 +314,8 @@ def numeric_best_cut(
         wr = 0.0
         sl = 0.0
         sr = 0.0
+        nl = 0  # classes with weight on each side: one alone makes the branch pure
+        nr = 0
         for k in range(g_w.shape[2]):
             w = max(g_w[s, j, k], 0.0)
             left = gaussian_left_weight(
@@ -317,8 +327,10 @@ def numeric_best_cut(
                 wr += right
                 if left > 0.0:
                     sl += left * math.log2(left)
+                    nl += 1
                 if right > 0.0:
                     sr += right * math.log2(right)
+                    nr += 1
             else:
                 post[0, k] = left
                 post[1, k] = w - left
@@ -333,6 +345,8 @@ def numeric_best_cut(
                 sl,
                 sr,
                 frac,
+                nl == 1,
+                nr == 1,
             )
         else:
             g = split_merit(pre_total, pre_imp, post, 2, crit, frac, True)
@@ -342,15 +356,49 @@ def numeric_best_cut(
     return best, best_cut
 
 
+@njit(cache=True, no_cpython_wrapper=True)
+def counted_best_cut(cut_table, h_count, s, j, lo, hi, post, tot, pre_total, pre_imp, crit, frac):
+    """:func:`numeric_best_cut` under counted cut points (``CUTS_COUNTED``): each candidate
+    ``cut_table[j, c]`` inside the observed range (lo, hi), scored from the exact class weights
+    either side (``h_count``'s bins up to c, and the rest); ``tot`` is scratch of a float per
+    class.  The first best cut is kept, as MOA keeps it."""
+    K = h_count.shape[3]
+    for k in range(K):
+        tot[k] = 0.0
+        post[0, k] = 0.0
+        for b in range(h_count.shape[2]):
+            tot[k] += h_count[s, j, b, k]
+    best = -np.inf
+    best_cut = np.nan
+    for c in range(cut_table.shape[1]):
+        cut = cut_table[j, c]
+        if np.isnan(cut):
+            break  # (NaN pads the end of a feature's sorted cuts)
+        for k in range(K):
+            post[0, k] += h_count[s, j, c, k]
+        if not (lo < cut < hi):
+            continue
+        for k in range(K):
+            post[1, k] = tot[k] - post[0, k]
+        g = split_merit(pre_total, pre_imp, post, 2, crit, frac)
+        if g > best or np.isnan(best_cut):
+            best = g
+            best_cut = cut
+    return best, best_cut
+
+
 @njit(inline="always")
-def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac):
+def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac, pure_l, pure_r):
     """Information gain of a two-way split whose branches weigh ``wl`` and ``wr`` (their log2
     ``lwl`` and ``lwr``, read where positive) and whose classes' weights c give ``sl`` and
     ``sr``, the sums of c log2 c: :func:`split_merit` with
     ``fast`` on those two rows, the same operations in the same order (so the same bits),
-    from scalars.  (:func:`numeric_best_cut` runs it for every cut point; ``split_merit`` and
-    ``impurity_row`` take the table, and each call of theirs counted a reference to it:
-    a sixth of a split attempt on SEA, measured.)"""
+    from scalars.  A branch that holds one class only (``pure_l``, ``pure_r``) has entropy 0
+    exactly, as MOA computes it (w (log2 w - w log2 w / w) leaves a rounding residue of up to
+    1e-13, which broke MOA's exact ties among candidates whose branches are all pure).
+    (:func:`numeric_best_cut` runs it for every cut point; ``split_merit`` and
+    ``impurity_row`` take the table, and each call of theirs counted a reference to it: a
+    sixth of a split attempt on SEA, measured.)"""
     if pre_total <= 0.0:
         return -np.inf
     post_total = 0.0 + wl + wr
@@ -360,11 +408,11 @@ def binary_info_gain(pre_total, pre_imp, wl, wr, lwl, lwr, sl, sr, frac):
     weighted = 0.0
     if wl > frac * post_total:
         big += 1
-    if wl > 0.0:
+    if wl > 0.0 and not pure_l:
         weighted += wl * (lwl - sl / wl)
     if wr > frac * post_total:
         big += 1
-    if wr > 0.0:
+    if wr > 0.0 and not pure_r:
         weighted += wr * (lwr - sr / wr)
     if big < 2:
         return -np.inf
@@ -473,7 +521,17 @@ def numeric_screen_gain(
         ):
             return False, 0.0, False
         g = binary_info_gain(
-            pre_total, pre_imp, wl, wr, logs[i * W + 2 * K], logs[i * W + 2 * K + 1], sl, sr, frac
+            pre_total,
+            pre_imp,
+            wl,
+            wr,
+            logs[i * W + 2 * K],
+            logs[i * W + 2 * K + 1],
+            sl,
+            sr,
+            frac,
+            False,
+            False,
         )
         if np.isnan(g):
             return False, 0.0, False
@@ -483,19 +541,39 @@ def numeric_screen_gain(
 
 @njit(inline="always")
 def screen_applies(params, eps):
-    """Whether :func:`screen_keeps` can speak for the leaf's rule: best vs second or best vs
-    null, information gain, MOA's cut points, and eps >= tau (no tie)."""
+    """Whether :func:`screen_keeps` can speak for the leaf's rule: information gain, MOA's cut
+    points, and the built-in best vs second or best vs null with eps >= tau (no tie), or a
+    user's split rule declared monotone (``split_rule_monotone=True``)."""
+    if params[P_CUTS] != CUTS_GAUSSIAN or int(params[P_CRITERION]) != CRIT_INFO_GAIN:
+        return False
+    if params[P_RULE_FN] != 0.0:
+        return params[P_RULE_SCREEN] > 0.0
     rule = int(params[P_SPLIT_RULE])
-    return (
-        eps >= params[P_TAU]
-        and params[P_CUTS] == CUTS_GAUSSIAN
-        and int(params[P_CRITERION]) == CRIT_INFO_GAIN
-        and (rule == RULE_BEST_VS_SECOND or rule == RULE_BEST_VS_NULL)
-    )
+    return eps >= params[P_TAU] and (rule == RULE_BEST_VS_SECOND or rule == RULE_BEST_VS_NULL)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def screen_keeps(params, nom_index, merits, cuts, eps):
+def screen_top_two(nom_index, merits, cuts):
+    """The screen's best and second-best merits over the features with a candidate: (usable,
+    top, second, candidates); not usable where a merit is NaN or no candidate has a finite
+    merit (the exact search then decides)."""
+    top = -np.inf
+    second = -np.inf
+    n_candidates = 0
+    for j in range(merits.shape[0]):
+        if not has_candidate(nom_index, cuts, j):
+            continue
+        g = merits[j]
+        if np.isnan(g):
+            return False, top, second, n_candidates
+        n_candidates += 1
+        second = max(second, min(top, g))
+        top = max(top, g)
+    return top > -np.inf, top, second, n_candidates
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def screen_keeps(params, nom_index, merits, cuts, eps, n, looks, depth):
     """Whether the leaf's rule keeps the leaf for certain, told from merits within
     ``SCREEN_SLACK`` of the split search's (:func:`feature_candidates` with ``screen``; a
     numeric feature's cut there is 0 where it has a candidate, NaN where not): the stream
@@ -505,21 +583,18 @@ def screen_keeps(params, nom_index, merits, cuts, eps):
     The exact rule's quantity is the best merit less the second's (or less the null split's
     gain); the true best lies at most ``SCREEN_SLACK`` above the screen's best and the true
     second at most that below the screen's second, so when the screen's quantity plus twice
-    the slack is below the threshold, the exact quantity is too."""
-    top = -np.inf
-    second = -np.inf
-    n_candidates = 0
-    for j in range(merits.shape[0]):
-        if not has_candidate(nom_index, cuts, j):
-            continue
-        g = merits[j]
-        if np.isnan(g):
-            return False
-        n_candidates += 1
-        second = max(second, min(top, g))
-        top = max(top, g)
-    if top == -np.inf:
-        return False  # no candidate with a finite merit: the exact search says so
+    the slack is below the threshold, the exact quantity is too.  A user's monotone rule is
+    asked at the most favourable merits the slack allows (the best raised by it, the second
+    lowered): where it waits there, it waits at the exact merits (n, looks and depth are what
+    it is asked with)."""
+    usable, top, second, n_candidates = screen_top_two(nom_index, merits, cuts)
+    if not usable:
+        return False
+    if params[P_RULE_FN] != 0.0:
+        verdict = user_verdict(
+            params, top + SCREEN_SLACK, second - SCREEN_SLACK, NULL_GAIN, eps, n, looks, depth
+        )
+        return verdict == KEEP
     if int(params[P_SPLIT_RULE]) == RULE_BEST_VS_NULL:
         return top + SCREEN_SLACK - NULL_GAIN < eps
     if n_candidates < 2 or second == -np.inf:
@@ -606,6 +681,7 @@ def feature_candidates(C, class_counts, S, s, node, merits, cuts, post, screen):
                 g_m2,
                 g_min,
                 g_max,
+                S.h_count,
                 s,
                 j,
                 post,
@@ -743,15 +819,63 @@ def is_binary_nominal(C, m, cut):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def branch_dists(T, C, s, j, cut, post):
-    """Class distribution of each branch of the test (feature j, cut) from statistics slot s,
-    into ``post``; returns the number of branches."""
+def branch_table(C, S, s, j, cut, post):
+    """Class distribution of each branch of the test (feature j, cut) from statistics slot s of
+    the slot arrays ``S``, into ``post``; returns the number of branches."""
     m = C.nom_index[j]
     if is_binary_nominal(C, m, cut):
-        nominal_binary_post(T.nom, T.nom_w, s, m, int(cut), post)
+        nominal_binary_post(S.nom, S.nom_w, s, m, int(cut), post)
         return 2
     if m >= 0:
-        nominal_post(T.nom, s, m, C.nom_card[m], post)
+        nominal_post(S.nom, s, m, C.nom_card[m], post)
         return C.nom_card[m]
-    gaussian_binary_dists(T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, s, j, cut, post)
+    if C.params[P_CUTS] == CUTS_COUNTED:
+        counted_dists(C.cuts, S.h_count, s, j, cut, post)
+        return 2
+    gaussian_binary_dists(S.g_w, S.g_mean, S.g_m2, S.g_min, S.g_max, s, j, cut, post)
     return 2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def counted_dists(cut_table, h_count, s, j, cut, post):
+    """The exact class weights either side of ``cut`` (one of feature j's counted cut points)
+    into ``post[0]`` (x <= cut) and ``post[1]``."""
+    K = h_count.shape[3]
+    for k in range(K):
+        post[0, k] = 0.0
+        post[1, k] = 0.0
+    for b in range(h_count.shape[2]):
+        left = b < cut_table.shape[1] and cut_table[j, b] <= cut
+        for k in range(K):
+            post[0 if left else 1, k] += h_count[s, j, b, k]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def branch_dists(T, C, s, j, cut, post):
+    """:func:`branch_table` over the tree's arrays."""
+    return branch_table(C, slot_arrays(T), s, j, cut, post)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def fill_stats(C, S, class_counts, s, node, b1, cut1, b2, cut2, stats, post):
+    """What a data-dependent bound reads (:mod:`workbench.bounds.leaf_stats`) into ``stats``:
+    the leaf's class weights and the branch-by-class weights of the candidates (b1, cut1) and
+    (b2, cut2) (-1: there is none), the tables a split would install (``post`` is scratch)."""
+    K = class_counts.shape[1]
+    B = (stats.shape[0] - STATS_HEADER - K) // (2 * K)
+    for q in range(stats.shape[0]):
+        stats[q] = 0.0
+    stats[STATS_K] = K
+    stats[STATS_B_MAX] = B
+    for k in range(K):
+        stats[STATS_HEADER + k] = class_counts[node, k]
+    for which in range(2):
+        j = b1 if which == 0 else b2
+        if j < 0:
+            continue
+        nb = branch_table(C, S, s, j, cut1 if which == 0 else cut2, post)
+        stats[STATS_B_BEST + which] = nb
+        start = STATS_HEADER + K + which * B * K
+        for b in range(min(nb, B)):
+            for k in range(K):
+                stats[start + b * K + k] = post[b, k]

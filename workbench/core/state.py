@@ -32,6 +32,17 @@ Nodes (capacity ``N``, rows of the per-node arrays)
                       at this leaf (adaptive naive Bayes).
     ``t_created``, ``t_split``  the model's instance counter when the node was made and when it
                       split (-1 if never): the stepper marks recent splits with them.
+    ``looks``         split attempts the node made as a leaf (kept when it splits: the attempt
+                      that split it is its last), the ``looks`` a split rule and a bound see.
+    ``wait``          a grace schedule's answer (``grace_schedule=``): under ``GRACE_WEIGHT`` the
+                      weight the leaf waits after its last attempt, under ``GRACE_COUNT`` the
+                      count of instances at which it makes its next; -1 until the schedule has
+                      spoken (the grace period), and unused without a schedule.
+    ``log_row``       the row of the split log (below) that holds the node's current test, -1
+                      at a leaf.
+    ``w0``            the class weight a leaf inherited from its parent's split when it was
+                      made: its weight less ``w0`` is what it has learned itself (the sample
+                      size of the bounds valid under repeated looks).
 
 Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
     ``g_w``, ``g_mean``, ``g_m2``, ``g_min``, ``g_max``  ``[S, d, K]`` Gaussian observer per
@@ -46,10 +57,20 @@ Sufficient statistics (capacity ``S`` slots; a slot belongs to one node)
                       (the only trees whose naive Bayes reads it; an inner node's is made again
                       when the node becomes a leaf, ``edits.kill_subtree``); 0 where some feature
                       has no count of the class.
+    ``h_count``       ``[S, d, C + 1, K]`` under counted cut points (``CUTS_COUNTED``): class k's
+                      weight of feature j in bin b, the values between cut b - 1 and cut b of
+                      the feature's candidates (``Config.cuts``); ``[S, d, 0, K]`` otherwise.
     ``merit_sum``     ``[S, d + 1]`` sum of each feature's best merit over the node's split
                       attempts, the null split's in the last column; ``merit_n`` ``[S]``
                       attempts since the node last changed (MOA's EFDT compares their ratio,
                       ``P_MERITS = MERITS_MOA``; unused otherwise).
+
+The split log (capacity ``L`` rows, ``meta[M_N_LOG]`` in use)
+    ``log``           ``[L, N_LOG]`` one row per split the tree made, in order, replaced and
+                      removed ones included, with the ``LOG_*`` columns below: what the tree knew
+                      when it split (its weight, looks, epsilon and merits), where (the row of the
+                      split above and the branch), and what became of it.  ``montecarlo.
+                      audit_tree`` reads it through ``model.split_log()``.
 
 Bookkeeping
     ``roots``         the root row of each tree: a state may hold a forest of trees that share
@@ -90,7 +111,27 @@ M_T = 7  # instances learned so far
 M_N_SPLITS = 8
 M_DEPTH = 9  # depth of the deepest leaf ever made
 M_GUARD_HITS = 10  # splits refused by the memory guard
+M_N_LOG = 11  # rows of the split log in use
+M_LOG_LOST = 12  # splits the log could not record (its limit under memory_limit_mb reached)
 N_META = 16
+
+# columns of the split log
+LOG_NODE = 0  # the node that split
+LOG_DEPTH = 1
+LOG_T = 2  # the tree's count of instances learned when it split
+LOG_N = 3  # the leaf's weight when it split
+LOG_LOOKS = 4  # its split attempts, this one included
+LOG_FEATURE = 5
+LOG_THRESHOLD = 6  # the cut, the code v of a binary nominal test, NaN for a multiway one
+LOG_TIE = 7  # 1: split by the tie rule (epsilon < tau), 0: by its margin
+LOG_EPS = 8  # the epsilon the rule compared
+LOG_G_BEST = 9  # the merits the rule compared: the best's and the second best's
+LOG_G_SECOND = 10
+LOG_PARENT = 11  # the log row of the split the node hangs below (-1 at a root)
+LOG_BRANCH = 12  # which branch of that split
+LOG_REPLACED = 13  # 1: a re-evaluation replaced or killed this split (EFDT)
+LOG_IN_TREE = 14  # 1 while the split stands in the tree
+N_LOG = 15
 
 
 class TreeState(NamedTuple):
@@ -112,6 +153,10 @@ class TreeState(NamedTuple):
     nb_correct: np.ndarray
     t_created: np.ndarray
     t_split: np.ndarray
+    looks: np.ndarray
+    wait: np.ndarray
+    log_row: np.ndarray
+    w0: np.ndarray
     g_w: np.ndarray
     g_mean: np.ndarray
     g_m2: np.ndarray
@@ -121,8 +166,10 @@ class TreeState(NamedTuple):
     nom_w: np.ndarray
     nom_nv: np.ndarray
     nom_q: np.ndarray
+    h_count: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
+    log: np.ndarray
     free_nodes: np.ndarray
     free_slots: np.ndarray
     roots: np.ndarray
@@ -148,6 +195,10 @@ NODE_FIELDS = (
     "nb_correct",
     "t_created",
     "t_split",
+    "looks",
+    "wait",
+    "log_row",
+    "w0",
 )
 SLOT_FIELDS = (
     "g_w",
@@ -159,6 +210,7 @@ SLOT_FIELDS = (
     "nom_w",
     "nom_nv",
     "nom_q",
+    "h_count",
     "merit_sum",
     "merit_n",
 )
@@ -183,6 +235,10 @@ _NODE_FILL = {
     "nb_correct": 0.0,
     "t_created": -1,
     "t_split": -1,
+    "looks": 0,
+    "wait": -1.0,
+    "log_row": -1,
+    "w0": 0.0,
 }
 _SLOT_FILL = {
     "g_w": 0.0,
@@ -194,6 +250,7 @@ _SLOT_FILL = {
     "nom_w": 0.0,
     "nom_nv": 0.0,
     "nom_q": 0.0,
+    "h_count": 0.0,
     "merit_sum": 0.0,
     "merit_n": 0.0,
 }
@@ -205,14 +262,19 @@ def allocate(
     n_nominal: int,
     max_values: int,
     branch: int,
+    n_bins: int = 0,
     node_capacity: int = 64,
     slot_capacity: int = 16,
     n_trees: int = 1,
+    log_capacity: int | None = None,
 ) -> TreeState:
-    """Empty arrays for a tree (or a forest of ``n_trees``); the roots are made by
+    """Empty arrays for a tree (or a forest of ``n_trees``), with ``n_bins`` bins per numeric
+    feature where its cut points are counted (``h_count``); the roots are made by
     :func:`workbench.core.edits.init_root`."""
     d, k = n_features, n_classes
     n, s = node_capacity, slot_capacity
+    if log_capacity is None:  # a row of the split log per node row
+        log_capacity = n
     v = max(max_values, 1)
     m = max(n_nominal, 1)
     return TreeState(
@@ -234,6 +296,10 @@ def allocate(
         nb_correct=np.zeros(n),
         t_created=np.full(n, -1, np.int64),
         t_split=np.full(n, -1, np.int64),
+        looks=np.zeros(n, np.int64),
+        wait=np.full(n, -1.0),
+        log_row=np.full(n, -1, np.int64),
+        w0=np.zeros(n),
         g_w=np.zeros((s, d, k)),
         g_mean=np.zeros((s, d, k)),
         g_m2=np.zeros((s, d, k)),
@@ -243,8 +309,10 @@ def allocate(
         nom_w=np.zeros((s, m, k)),
         nom_nv=np.zeros((s, m, k)),
         nom_q=np.zeros((s, k)),
+        h_count=np.zeros((s, d, n_bins, k)),
         merit_sum=np.zeros((s, d + 1)),
         merit_n=np.zeros(s),
+        log=np.zeros((log_capacity, N_LOG)),
         free_nodes=np.zeros(n, np.int64),
         free_slots=np.zeros(s, np.int64),
         roots=np.full(n_trees, -1, np.int64),
@@ -272,9 +340,24 @@ def _grow_group(fields: dict, names, fills: dict, free_name: str, used: int, nee
     fields[free_name] = _grow(fields[free_name], new, 0)
 
 
-def grow(state: TreeState, min_free_nodes: int, min_free_slots: int) -> TreeState:
-    """Double node and slot capacity until the requested number of free rows exists."""
+def grow(
+    state: TreeState,
+    min_free_nodes: int,
+    min_free_slots: int,
+    min_free_log: int = 1,
+    log_limit: float = 0.0,
+) -> TreeState:
+    """Double node, slot and split-log capacity until the requested number of free rows
+    exists (the log at most to ``log_limit`` rows, where that is > 0)."""
     fields = state._asdict()
+    cap, used = state.log.shape[0], int(state.meta[M_N_LOG])
+    if used + min_free_log > cap and not 0 < log_limit <= cap:
+        new = max(cap, 1)
+        while new < used + min_free_log:
+            new *= 2
+        if log_limit > 0:
+            new = min(new, int(log_limit))
+        fields["log"] = _grow(state.log, new, 0.0)
     _grow_group(
         fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]), min_free_nodes
     )
@@ -296,6 +379,7 @@ CLASS_FIELDS = (
     "nom_w",
     "nom_nv",
     "nom_q",
+    "h_count",
 )
 
 
@@ -342,6 +426,8 @@ class NodeArrays(NamedTuple):
     kind: np.ndarray
     feature: np.ndarray
     replaced: np.ndarray
+    looks: np.ndarray
+    w0: np.ndarray
 
 
 class SlotArrays(NamedTuple):
@@ -358,13 +444,23 @@ class SlotArrays(NamedTuple):
     nom_nv: np.ndarray
     merit_sum: np.ndarray
     merit_n: np.ndarray
+    h_count: np.ndarray
 
 
 @njit(inline="always")
 def node_arrays(T):
     """The :class:`NodeArrays` of tree state ``T``."""
     return NodeArrays(
-        T.class_counts, T.stats_slot, T.cls_len, T.depth, T.parent, T.kind, T.feature, T.replaced
+        T.class_counts,
+        T.stats_slot,
+        T.cls_len,
+        T.depth,
+        T.parent,
+        T.kind,
+        T.feature,
+        T.replaced,
+        T.looks,
+        T.w0,
     )
 
 
@@ -372,7 +468,17 @@ def node_arrays(T):
 def slot_arrays(T):
     """The :class:`SlotArrays` of tree state ``T``."""
     return SlotArrays(
-        T.g_w, T.g_mean, T.g_m2, T.g_min, T.g_max, T.nom, T.nom_w, T.nom_nv, T.merit_sum, T.merit_n
+        T.g_w,
+        T.g_mean,
+        T.g_m2,
+        T.g_min,
+        T.g_max,
+        T.nom,
+        T.nom_w,
+        T.nom_nv,
+        T.merit_sum,
+        T.merit_n,
+        T.h_count,
     )
 
 

@@ -15,12 +15,16 @@ function in the step's module, not a branch in the middle of the loop.
 
 from __future__ import annotations
 
+from numba import njit
+
+from .._functions import grace_at
 from ._inline import inline, release
+from .params import P_GRACE, P_GRACE_FN, P_TAU
 from .state import M_N_LEAVES
 
 
 @inline
-def due_for_split(class_counts, last_eval, counts, leaf, grace, whole):
+def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole, scheduled):
     """True when the leaf is due for a split attempt; it has just learned an instance.
 
     ``counts`` None (``GRACE_WEIGHT``, MOA's Hoeffding tree): when the leaf's weight grew by the
@@ -30,22 +34,60 @@ def due_for_split(class_counts, last_eval, counts, leaf, grace, whole):
     the number of instances the leaf has learned since it was made is a multiple of the grace
     period.  (None compiles the loop's variant without the count.)  ``whole``: the grace period
     as an integer where it is one, else 0 (the count is then taken modulo the real number).
-    The weight at the attempt is recorded either way (``last_eval``)."""
+    With a grace schedule (``scheduled``), the leaf's ``wait`` replaces the grace period once
+    the schedule has spoken: the weight it waits, or the count it waits for
+    (:func:`schedule_next`).  The weight at the attempt is recorded either way
+    (``last_eval``)."""
     total = 0.0
     for k in range(class_counts.shape[1]):
         total += class_counts[leaf, k]
     if counts is None:
-        due = total - last_eval[leaf] >= grace
+        period = grace
+        if scheduled and wait[leaf] >= 0.0:
+            period = wait[leaf]
+        due = total - last_eval[leaf] >= period
     else:
         counts[leaf] += 1
-        if whole > 0:   # an integer modulo: the float one is a call into numba's helpers
+        if scheduled:
+            due = counts[leaf] >= (wait[leaf] if wait[leaf] >= 0.0 else grace)
+        elif whole > 0:  # an integer modulo: the float one is a call into numba's helpers
             due = counts[leaf] % whole == 0
         else:
             due = counts[leaf] % grace == 0.0
     if due:
         last_eval[leaf] = total
-    release(class_counts.shape[0] + last_eval.shape[0])
+    release(class_counts.shape[0] + last_eval.shape[0] + wait.shape[0])
     return due
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def schedule_next(params, wait, counts, leaf, n, g_best, g_second, eps, looks):
+    """A user's grace schedule (``grace_schedule=``, at ``P_GRACE_FN``) after a leaf's split
+    attempt: ``(n, g_best, g_second, eps, tau, grace_period, looks) -> w``, the weight the leaf
+    waits before its next attempt (``counts`` None), or the instances it learns first (the
+    leaf's ``wait`` is then the count it waits for).  The merits are those the attempt's rule
+    compared (where the split screen decided, its merits, within ``SCREEN_SLACK`` of the exact
+    ones; NaN at a leaf of one class).  A ``w`` that is not > 0 stops the kernel with an error
+    that carries the arguments; inf means no attempt again."""
+    tau = params[P_TAU]
+    grace = params[P_GRACE]
+    w = grace_at(int(params[P_GRACE_FN]))(n, g_best, g_second, eps, tau, grace, looks)
+    if not w > 0.0:
+        raise ValueError(
+            "workbench: a user grace schedule returned",
+            w,
+            n,
+            g_best,
+            g_second,
+            eps,
+            tau,
+            grace,
+            looks,
+        )
+    if counts is None:
+        wait[leaf] = w
+    else:
+        wait[leaf] = counts[leaf] + w
 
 
 @inline

@@ -242,6 +242,8 @@ def prequential(
         n_init = model._take_initial(n)
         if _counters is None:
             _counters = model._frugal_counters
+    elif strategy is not None:  # the strategy's own warm-up (active.Custom's n_initial)
+        n_init = strategy.take_initial(n)
     if budget is None:
         budget = 1.0 if strategy is None or strategy.budget is None else strategy.budget
     every = max(1, n // n_points)
@@ -447,7 +449,7 @@ def minibatch(
         # the learner's initial set S (its first rows, learned in full) may end inside the
         # batch: its rows are predicted, then learned; the rest of the batch is predicted and
         # decided by the model that has learned S (the thesis's HT(S)), as a batch of its own
-        k = model._take_initial(hi - lo) if own else 0
+        k = model._take_initial(hi - lo) if own else strategy.take_initial(hi - lo)
         if k:
             pred[lo : lo + k] = model._predict_checked(X[lo : lo + k])
             model._learn_all(X[lo : lo + k], y[lo : lo + k])

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import _functions as fx
 from .._numbers import compared
 from ..core import decide as dc
 from ..core import reevaluate as rv
@@ -104,6 +105,9 @@ class Explanation:
     bound_name: str = "Hoeffding"
     #: the split rule that decides (``workbench.core.rules``), e.g. "best vs second best"
     rule: str = ""
+    #: the name of a user's split rule (``split_rule=``) where it decides instead; the quantity
+    #: and threshold are then the built-in rule's, shown beside its verdict
+    split_rule: str = ""
 
     def __str__(self) -> str:
         lines = []
@@ -153,7 +157,7 @@ class Explaining:
 
     def _bound_name(self) -> str:
         """The name explanations and charts give the bound's epsilon."""
-        if self._p.bound in ("user", "user_schedule"):
+        if self._p.bound in ("user", "user_schedule", "user_stats"):
             return self.bound_label or getattr(self.bound, "__name__", "user bound")
         return _BOUND_NAMES[self._p.bound]
 
@@ -182,7 +186,7 @@ class Explaining:
         d = self.n_features_in_
         merits, cuts = np.empty(d), np.empty(d)
         post = np.empty((max(T.children.shape[1], 2), self.n_classes_))
-        outcome, b1, b2, eps, q, thr = dc.explain_split(T, C, leaf, merits, cuts, post)
+        outcome, b1, b2, eps, q, thr, _g1, _g2 = dc.explain_split(T, C, leaf, merits, cuts, post)
         return int(outcome), int(b1), int(b2), float(eps), float(q), float(thr), merits, cuts
 
     def _reeval_report(self, node: int) -> dict | None:
@@ -302,6 +306,8 @@ class Explaining:
         ``ex.threshold``), from the rule table of ``workbench.core.rules``."""
         rule = RULE_LABELS[int(self._config.params[P_SPLIT_RULE])]
         ex.rule = rule[0]
+        if getattr(self._p, "split_rule", None) == "user":
+            ex.split_rule = fx.display_name(self.split_rule)
         ex.quantity_label = rule[1]
         f = float(self._config.params[P_MARGIN_FACTOR]) if rule[0] == "best vs second best" else 1.0
         ex.bound_name = self._bound_name()
@@ -321,6 +327,24 @@ class Explaining:
             if T.mc_correct[leaf] <= T.nb_correct[leaf]
             else "majority class (adaptive: it has been right more often)"
         )
+
+    def _user_rule_reason(self, ex: Explanation, outcome: int, wait: int) -> str:
+        """The reason when a user's split rule decides (``split_rule=``): its verdict, with the
+        merits and epsilon it was given."""
+        name = fx.display_name(self.split_rule)
+        second = ex.second["merit"] if ex.second is not None else -math.inf
+        given = (
+            f"G(best) = {ex.best['merit']:.4g} ({ex.best['test']}), G(second) = {second:.4g}, "
+            f"epsilon = {ex.epsilon:.4g}, tau = {ex.tau:g}"
+        )
+        more = f"{wait:,} more instance{'s' if wait != 1 else ''}"
+        if outcome in (dc.SPLIT_MARGIN, dc.SPLIT_TIE):
+            how = "its margin" if outcome == dc.SPLIT_MARGIN else "a tie"
+            return (
+                f"Ready to split on {ex.best['test']}: the split rule {name} says split "
+                f"({how}) at {given}; it will split at the next test, after {more}."
+            )
+        return f"Not split yet: the split rule {name} says wait at {given}; the next test runs after {more}."
 
     def _reason(self, ex: Explanation, outcome: int) -> str:
         if not ex.active:
@@ -351,6 +375,8 @@ class Explaining:
                 f"Not split: the rule picks {ex.best['test']}, but that nominal attribute is "
                 f"tested above this leaf, and MOA's EFDT never splits on it again below; {when}."
             )
+        if getattr(self._p, "split_rule", None) == "user":
+            return self._user_rule_reason(ex, outcome, wait)
         # the kernel's rule: quantity > threshold = f x epsilon, or epsilon < tau
         q, f = ex.quantity, ex.threshold / ex.epsilon if ex.epsilon > 0 else 1.0
         level = "epsilon" if f == 1 else f"{f:g} x epsilon"

@@ -39,7 +39,7 @@ class RoomPlan(NamedTuple):
     max_nodes: float  # the memory guard (inf: no limit)
 
 
-def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
+def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_bins=0, n_trees=1):
     """(bytes per node row, bytes per statistics slot, bytes of the fixed arrays) of a state
     with these sizes, computed from a state of zero rows (nothing of size is allocated)."""
     empty = st.allocate(
@@ -48,6 +48,7 @@ def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
         n_nominal,
         max_values,
         branch,
+        n_bins,
         node_capacity=0,
         slot_capacity=0,
         n_trees=n_trees,
@@ -58,7 +59,10 @@ def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_trees=1):
             getattr(empty, f).itemsize * math.prod(getattr(empty, f).shape[1:]) for f in names
         )
 
-    node = per_row(st.NODE_FIELDS) + np.dtype(np.int64).itemsize  # + its free-list entry
+    # + its free-list entry, and a row of the split log (a split per node, as a leaf-only
+    # learner makes them; a re-evaluating one may make more, which the log then counts
+    # without recording: log_limit)
+    node = per_row(st.NODE_FIELDS) + np.dtype(np.int64).itemsize + empty.log.itemsize * st.N_LOG
     slot = per_row(st.SLOT_FIELDS) + np.dtype(np.int64).itemsize
     fixed = empty.roots.nbytes + empty.meta.nbytes
     return int(node), int(slot), int(fixed)
@@ -152,6 +156,12 @@ def room_for(
     )
 
 
+def log_limit(room: RoomPlan) -> float:
+    """The split log's most rows (``P_LOG_LIMIT``): as many as nodes under a limit, none (0)
+    without one."""
+    return 0.0 if math.isinf(room.max_nodes) else float(room.max_nodes)
+
+
 def check_memory_limit(value):
     """``memory_limit_mb`` checked: a positive number of megabytes, or None (also infinity,
     read as None) for no limit."""
@@ -173,7 +183,7 @@ def check_memory_limit(value):
 
 def describe_sizes(learner: str, sizes) -> str:
     """The sizes that make a tree's rows large, for an error message."""
-    d, k, n_nominal, card, _branch = sizes
+    d, k, n_nominal, card = sizes[:4]
     text = f"a {learner} of {d:,} features and {k:,} classes"
     if n_nominal:
         text += f", with up to {card:,} values per nominal feature"

@@ -35,7 +35,6 @@ import weakref
 import numpy as np
 
 from ..core import engine, state as st
-from ..core.params import P_MAX_NODES
 from ..core.validate import as_matrix, check_nominal_codes
 
 _NAN = float("nan")
@@ -277,13 +276,9 @@ def _set_classes(model, labels: list) -> None:
 
 
 def _set_memory_limit(model) -> None:
-    """The node budget of ``memory_limit_mb`` for the tree's (grown) rows, as a new tree's."""
-    p = model._config.params
-    if model._p.memory_limit_mb is None:
-        p[P_MAX_NODES] = np.inf
-    else:
-        per = st.bytes_per_node(model._state) + st.bytes_per_slot(model._state)
-        p[P_MAX_NODES] = max(1.0, model._p.memory_limit_mb * 2.0**20 // per)
+    """The memory guard of ``memory_limit_mb`` for the tree's grown rows, planned as a new
+    tree's (an error naming the limit where even an empty tree of these sizes would not fit)."""
+    model._set_guard(model._room())
 
 
 def _set_up(model, x, y) -> None:
@@ -352,15 +347,10 @@ class _Direct:
         self.pred = np.zeros(1, np.int64)
 
     def _learn_args(self, model, X, y):
-        T, C = model._state, model._config
-        return (T, C, X, y, 0, True, engine._NO_INT, engine._NO_FLOAT, engine._NO_INT, 1,
-                *self.extras, engine._path(T, C), 0, engine._counts(T, C),
-                engine._all_nominal(C))  # fmt: skip
+        return engine.learn_args(model._state, model._config, X, y, 0, extras=self.extras)
 
     def _predict_args(self, model, X):
-        T, C = model._state, model._config
-        return (T, C, X, engine._NO_INT, 0, False, self.pred, engine._NO_FLOAT, engine._NO_INT,
-                1, *self.extras, None, 0, None, engine._all_nominal(C))  # fmt: skip
+        return engine.predict_args(model._state, model._config, X, self.pred, extras=self.extras)
 
     @staticmethod
     def _entry(args):
@@ -384,7 +374,7 @@ class _Direct:
                 model._kernel_failed(exc)
             if reached >= 1:
                 return
-            model._state = st.grow(model._state, model._state.children.shape[1] + 1, 1)
+            model._grow()
 
     def predict(self, model, X) -> int:
         ep = self.predict_ep

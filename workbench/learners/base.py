@@ -22,7 +22,7 @@ import numpy as np
 from .. import _functions as fx
 from ..core import engine, state as st
 from ..core.dot import tree_to_dot
-from ..core.params import CRITERIA, LEAF_PREDICTORS
+from ..core.params import CRITERIA, LEAF_PREDICTORS, LOOKS_BOUND_CRITERION
 from ..core.criteria import merit_range
 from ..core.validate import (
     as_labels,
@@ -53,6 +53,38 @@ def _require_y(y, name: str) -> None:
 #: values a nominal column may take when ``nominal_features`` lists columns without counts
 DEFAULT_NOMINAL_VALUES = 64
 
+#: a user bound's signature by its kind
+USER_BOUND_SIGNATURES = {
+    "user": fx.BOUND_SIG,
+    "user_schedule": fx.SCHEDULE_SIG,
+    "user_stats": fx.STATS_BOUND_SIG,
+}
+#: the set-up's calls of a user's split rule: (g_best, g_second, g_null, eps, tau, n, looks,
+#: depth) at a clear margin, a near tie, one candidate, and MOA's null merit of -inf
+_RULE_PROBES = (
+    (0.3, 0.05, 0.0, 0.1, 0.05, 200.0, 1, 0),
+    (0.11, 0.1, 0.0, 0.02, 0.05, 5000.0, 25, 3),
+    (0.2, -math.inf, 0.0, 0.3, 0.05, 400.0, 2, 1),
+    (0.2, 0.1, -math.inf, 0.08, 0.0, 1000.0, 5, 2),
+)
+#: the set-up's calls of a user's grace schedule: (n, g_best, g_second, eps, looks)
+_SCHEDULE_PROBES = (
+    (200.0, 0.3, 0.05, 0.1, 1),
+    (5000.0, 0.11, 0.1, 0.02, 25),
+    (400.0, 0.2, -math.inf, 0.3, 2),
+    (300.0, math.nan, math.nan, math.inf, 3),
+)
+
+
+def _probe_stats(n_classes: int, n: float) -> np.ndarray:
+    """A leaf of weight n and its two candidates, as a data-dependent bound sees them at the
+    set-up's probe (``workbench.bounds.leaf_stats``)."""
+    from ..bounds.leaf_stats import make_stats
+
+    leaf = np.full(n_classes, n / n_classes)
+    half = np.vstack([leaf * 0.75, leaf * 0.25])
+    return make_stats(leaf, half, half[::-1])
+
 
 class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     """Engine-backed incremental decision tree, a scikit-learn classifier (see
@@ -78,7 +110,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     #: the rule splits when its quantity exceeds _margin_factor * eps (best vs second only)
     _margin_factor = 1.0
     #: the split bounds this learner accepts
-    _bounds = ("hoeffding", "mcdiarmid")
+    _bounds = ("hoeffding", "mcdiarmid", "hoeffding_looks")
     #: which nodes learn an instance: "leaf" (VFDT) or "path" (HATT: every node on its path)
     _update = "leaf"
     #: inner-node re-evaluation ("path" learners): the rule, and the weight between two tests
@@ -111,6 +143,15 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
     #: the learner's own constructor parameters and their defaults, after BaseTree's (keyword
     #: only; stored as given, checked by the learner's ``_validated``)
     _extra_params: dict = {}
+    #: why the learner takes no split rule or grace schedule of a user's (None: it takes them)
+    _no_user_rule: str | None = None
+    #: the parameters that may hold a user's numba function, and the role each plays
+    _user_function_params = {
+        "bound": "bound",
+        "criterion": "criterion",
+        "split_rule": "split rule",
+        "grace_schedule": "grace schedule",
+    }
 
     def __init__(
         self,
@@ -135,6 +176,11 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         binary_nominal=False,
         bound_label=None,
         criterion_range=None,
+        split_rule=None,
+        split_rule_monotone=False,
+        grace_schedule=None,
+        cut_points=None,
+        bound_scope="leaf",
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -156,6 +202,11 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         self.binary_nominal = binary_nominal
         self.bound_label = bound_label
         self.criterion_range = criterion_range
+        self.split_rule = split_rule
+        self.split_rule_monotone = split_rule_monotone
+        self.grace_schedule = grace_schedule
+        self.cut_points = cut_points
+        self.bound_scope = bound_scope
 
     def __init_subclass__(cls, **kwargs):
         """Merge the class-level tables along the class hierarchy, then give the class the
@@ -220,7 +271,7 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         p.n_classes = check_positive_int(n_classes, "n_classes", 2)
         p.grace_period = check_positive_real(self.grace_period, "grace_period")
         p.bound = self._checked_bound()
-        if self.delta is None and p.bound in ("ctree", "user", "user_schedule"):
+        if self.delta is None and p.bound in ("ctree", *USER_BOUND_SIGNATURES):
             p.delta = None  # 000 Remark 1: delta = 1/t
         elif self.delta is None:
             p.delta = 1e-7
@@ -238,6 +289,15 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
             raise ValueError(f"tau must be a finite number >= 0; got {tau!r}")
         p.tau = float(tau)
         p.criterion, p.criterion_range = self._checked_criterion()
+        p.split_rule, p.rule_monotone, p.grace_schedule = self._checked_hooks()
+        p.bound_scope = check_choice(
+            getattr(self, "bound_scope", "leaf"), "bound_scope", {"leaf": 0, "tree": 1}
+        )
+        if p.bound in LOOKS_BOUND_CRITERION and p.criterion != LOOKS_BOUND_CRITERION[p.bound]:
+            raise ValueError(
+                f"bound {p.bound!r} holds for criterion {LOOKS_BOUND_CRITERION[p.bound]!r} (the "
+                f"impurity it is a confidence bound of); got criterion {p.criterion!r}"
+            )
         if p.criterion == "kearns_mansour" and p.n_classes != 2:
             raise ValueError(
                 "criterion 'kearns_mansour' is defined for two classes only; "
@@ -267,18 +327,71 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         for col, cats in (categories or {}).items():
             nominal[col] = max(nominal.get(col, 0), len(cats), 1)
         p.nominal_features = dict(sorted(nominal.items()))
+        p.cut_points = self._checked_cut_points(getattr(self, "cut_points", None), p)
+        if p.cut_points is not None:
+            p.cut_policy = "counted"
         self._probe_functions(p)
         return p
 
+    def _checked_cut_points(self, cuts, p):
+        """``cut_points`` as the table of counted cut points (``[d, C]``, sorted, NaN-padded;
+        NaN rows for nominal features), or None: one sequence for every numeric feature, or one
+        per feature (None for a nominal one)."""
+        if cuts is None:
+            return None
+        if self._update != "leaf" or self._cut_policy != "gaussian":
+            raise ValueError(
+                f"{type(self).__name__} takes no cut_points: counted cut points are for "
+                "learners whose leaves alone learn and that cut at MOA's Gaussian steps "
+                "(HoeffdingTree, CTree, CorrHTree, FrugalHoeffdingTree)"
+            )
+        d = p.n_features
+        try:
+            arr = np.asarray(cuts, dtype=np.float64)
+            rows = [arr] * d if arr.ndim == 1 else None
+        except (TypeError, ValueError):
+            rows = None
+        if rows is None:
+            if isinstance(cuts, (str, bytes)) or not hasattr(cuts, "__len__") or len(cuts) != d:
+                raise ValueError(
+                    "cut_points must be one sequence of numbers (the same cuts for every numeric "
+                    f"feature) or one per feature ({d}, None for a nominal one); got {cuts!r:.80}"
+                )
+            rows = [np.zeros(0) if c is None else np.asarray(c, dtype=np.float64) for c in cuts]
+        table_rows = []
+        for j, r in enumerate(rows):
+            r = np.unique(r.ravel()) if j not in p.nominal_features else np.zeros(0)
+            if r.size and not np.all(np.isfinite(r)):
+                raise ValueError(f"cut_points of feature {j} must be finite numbers; got {r!r:.80}")
+            if r.size > 4096:
+                raise ValueError(
+                    f"cut_points of feature {j}: {r.size} cuts; at most 4096 (each is a column "
+                    "of class counts at every leaf)"
+                )
+            table_rows.append(r)
+        width = max((r.size for r in table_rows), default=0)
+        if width == 0:
+            raise ValueError("cut_points gives no cut point for any numeric feature")
+        table = np.full((d, width), np.nan)
+        for j, r in enumerate(table_rows):
+            table[j, : r.size] = r
+        return table
+
     # ------------------------------------------------------------------ user functions
+    def _user_bound_kinds(self) -> dict:
+        """A user's bound by its number of arguments: 4, 7 (a schedule) or 5 (data-dependent;
+        not where the learner's own kernel cannot fill the leaf's statistics)."""
+        return {4: "user", 7: "user_schedule", 5: "user_stats"}
+
     def _checked_bound(self) -> str:
-        """The bound's name, or "user" / "user_schedule" for a user's njit function of 4 / 7
-        arguments (compiled and checked here: :mod:`workbench._functions`)."""
+        """The bound's name, or "user" / "user_schedule" / "user_stats" for a user's njit
+        function of 4 / 7 / 5 arguments (compiled and checked here:
+        :mod:`workbench._functions`)."""
         b = self.bound
         if fx.is_user_function(b):
-            schedule = fx.n_parameters(b) == len(fx.SCHEDULE_SIG.args)
-            fx.compile_for(b, fx.SCHEDULE_SIG if schedule else fx.BOUND_SIG, "bound")
-            return "user_schedule" if schedule else "user"
+            kind = self._user_bound_kinds().get(fx.n_parameters(b), "user")
+            fx.compile_for(b, USER_BOUND_SIGNATURES[kind], "bound")
+            return kind
         if b not in self._bounds:
             raise ValueError(
                 f"bound must be one of {sorted(self._bounds)} or a numba-jitted function "
@@ -290,6 +403,42 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 "its own name"
             )
         return b
+
+    def _checked_hooks(self):
+        """(split rule, monotone, grace schedule): "user" or None for each of the user's numba
+        functions (compiled and checked here), and whether the rule is declared monotone."""
+        rule, monotone, schedule = self.split_rule, self.split_rule_monotone, self.grace_schedule
+        for name, value in (("split_rule", rule), ("grace_schedule", schedule)):
+            if value is not None and not fx.is_user_function(value):
+                sig = fx.SPLIT_RULE_SIG if name == "split_rule" else fx.GRACE_SIG
+                raise ValueError(
+                    f"{name} must be None or a numba-jitted function {fx.EXPECTED[sig]}; "
+                    f"got {value!r}"
+                )
+            if value is not None and self._no_user_rule:
+                raise ValueError(
+                    f"{type(self).__name__} takes no {name}: {self._no_user_rule}; got "
+                    f"{name}={fx.display_name(value)}"
+                )
+        if not isinstance(monotone, (bool, np.bool_)):
+            raise ValueError(
+                f"split_rule_monotone must be True or False; got {monotone!r} (a "
+                f"{type(monotone).__name__})"
+            )
+        if monotone and rule is None:
+            raise ValueError(
+                "split_rule_monotone declares a user's split_rule monotone; without a "
+                "split_rule the built-in rule's screen applies as it is"
+            )
+        if rule is not None:
+            fx.compile_for(rule, fx.SPLIT_RULE_SIG, "split rule")
+        if schedule is not None:
+            fx.compile_for(schedule, fx.GRACE_SIG, "grace schedule")
+        return (
+            None if rule is None else "user",
+            bool(monotone),
+            None if schedule is None else "user",
+        )
 
     def _checked_criterion(self):
         """(name, range): the criterion's name and None, or "user" and the range R of the user
@@ -330,28 +479,42 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
                 )
         else:
             R = float(merit_range(K, CRITERIA[p.criterion]))
-        if p.bound not in ("user", "user_schedule"):
+        if p.split_rule == "user":
+            for args in _RULE_PROBES:
+                v = fx.call(self.split_rule, *args)
+                fx.check_value(self.split_rule, "split rule", args, v, "verdict")
+        if p.grace_schedule == "user":
+            g = float(p.grace_period)
+            for n, g1, g2, eps, looks in _SCHEDULE_PROBES:
+                args = (n, g1, g2, eps, float(p.tau), g, looks)
+                v = fx.call(self.grace_schedule, *args)
+                fx.check_value(self.grace_schedule, "grace schedule", args, v, "wait")
+        if p.bound not in USER_BOUND_SIGNATURES:
             return
         for n in (1.0, 2.0, 10.0, 200.0, 1e4, 1e6):
             delta = p.delta if p.delta is not None else 1.0 / n
             args = (n, delta, R, K)
             if p.bound == "user_schedule":
                 args = (*args, 2, int(n), p.n_features)
+            elif p.bound == "user_stats":
+                args = (*args, _probe_stats(K, n))
             fx.check_value(self.bound, "bound", args, fx.call(self.bound, *args), "eps")
 
     # pickled with references to the user functions (module and name), deep-copied sharing
     # them: the stepper keeps deep copies of models; a numba function copies to itself
     def __getstate__(self):
         state = dict(self.__dict__)
-        for role, f in self._user_functions().items():
-            state[role] = fx.reference(f, role)
+        for name, role in self._user_function_params.items():
+            f = state.get(name)
+            if fx.is_user_function(f):
+                state[name] = fx.reference(f, role)
         return state
 
     def __setstate__(self, state):
         state = dict(state)
-        for role in ("bound", "criterion"):
-            if role in state:
-                state[role] = fx.resolve(state[role], role)
+        for name, role in self._user_function_params.items():
+            if name in state:
+                state[name] = fx.resolve(state[name], role)
         self.__dict__.update(state)
         if self._is_set_up() and hasattr(self, "_p") and hasattr(self._p, "criterion"):
             self._writable()
@@ -719,6 +882,72 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
 
     def memory_bytes(self) -> int:
         return st.nbytes(self._state)
+
+    def split_log(self):
+        """One row per split the tree made, in the order made, replaced and removed ones
+        included, as a ``pandas.DataFrame`` (``montecarlo.audit_tree`` reads it):
+
+        ``node``, ``depth``, ``t`` (the tree's count of instances learned when it split), ``n``
+        (the leaf's weight then), ``looks`` (its split attempts, this one included),
+        ``feature`` (and ``feature_name``), ``threshold`` (the cut; the code v of a binary
+        nominal test ``x == v``; NaN for a multiway one), ``tie`` (split by the tie rule,
+        epsilon < tau: a split that claims no best feature), ``epsilon``, ``g_best`` and
+        ``g_second`` (what the rule compared), ``parent_entry`` (the row of the split the node
+        hangs below, -1 at a root) and ``branch`` (which of its branches), ``tree`` (which tree
+        of a forest), ``replaced`` (a re-evaluation replaced or killed it: EFDT) and
+        ``in_tree`` (it stands in the tree now).  A split made by a re-evaluation has
+        ``looks`` 0 and ``g_second`` the current split's merit it beat.
+
+        Under ``memory_limit_mb`` the log holds at most a row per node the limit allows; where
+        a re-evaluating learner made more splits than that, the later ones are counted, not
+        recorded: a warning says how many (``attrs["lost"]``)."""
+        import pandas as pd
+
+        self._require_fitted()
+        T = self._state
+        lost = int(T.meta[st.M_LOG_LOST])
+        if lost:
+            warnings.warn(
+                f"the split log holds the first {int(T.meta[st.M_N_LOG]):,} splits; {lost:,} "
+                f"later ones were not recorded (the log's limit under memory_limit_mb="
+                f"{self.memory_limit_mb!r})",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        rows = T.log[: int(T.meta[st.M_N_LOG])]
+        parent = rows[:, st.LOG_PARENT].astype(np.int64)
+        node = rows[:, st.LOG_NODE].astype(np.int64)
+        top = np.arange(len(rows))
+        for _ in range(len(rows)):  # climb to each split's root entry
+            up = parent[top]
+            if not (up >= 0).any():
+                break
+            top = np.where(up >= 0, up, top)
+        roots = {int(r): i for i, r in enumerate(T.roots)}
+        feature = rows[:, st.LOG_FEATURE].astype(np.int64)
+        frame = pd.DataFrame(
+            {
+                "node": node,
+                "depth": rows[:, st.LOG_DEPTH].astype(np.int64),
+                "t": rows[:, st.LOG_T].astype(np.int64),
+                "n": rows[:, st.LOG_N],
+                "looks": rows[:, st.LOG_LOOKS].astype(np.int64),
+                "feature": feature,
+                "feature_name": [self.feature_names_[j] for j in feature],
+                "threshold": rows[:, st.LOG_THRESHOLD],
+                "tie": rows[:, st.LOG_TIE] > 0,
+                "epsilon": rows[:, st.LOG_EPS],
+                "g_best": rows[:, st.LOG_G_BEST],
+                "g_second": rows[:, st.LOG_G_SECOND],
+                "parent_entry": parent,
+                "branch": rows[:, st.LOG_BRANCH].astype(np.int64),
+                "tree": [roots.get(int(node[i]), 0) for i in top],
+                "replaced": rows[:, st.LOG_REPLACED] > 0,
+                "in_tree": rows[:, st.LOG_IN_TREE] > 0,
+            }
+        )
+        frame.attrs["lost"] = lost
+        return frame
 
     def summary(self) -> dict:
         return {

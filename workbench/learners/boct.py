@@ -89,6 +89,8 @@ class BOCT(BaseTree):
         bound="credible",
         feature_names=None,
         class_names=None,
+        split_rule=None,
+        grace_schedule=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -98,6 +100,8 @@ class BOCT(BaseTree):
         self.bound = bound
         self.feature_names = feature_names
         self.class_names = class_names
+        self.split_rule = split_rule
+        self.grace_schedule = grace_schedule
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -121,6 +125,14 @@ class BOCT(BaseTree):
         p.n_features = int(n_features)
         p.n_classes = 2
         p.bound = check_choice(self.bound, "bound", self._bounds)
+        for name in ("split_rule", "grace_schedule"):
+            value = getattr(self, name)
+            if value is not None:
+                raise ValueError(
+                    f"BOCT takes no {name}: its credible rule (001 Fig. 3) compares every "
+                    "midpoint's children in BOCT's own kernel, which calls no user rule or "
+                    f"schedule; got {name}={value!r}"
+                )
         p.heterogeneity = check_choice(self.heterogeneity, "heterogeneity", HETEROGENEITY_CODES)
         p.rule = check_choice(self.rule, "rule", READINGS)
         dl = self.delta

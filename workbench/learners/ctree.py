@@ -22,7 +22,14 @@ class CTree(BaseTree):
       ``c sqrt(ln(m^2 h^2 t d) / m)``, with h counted from 1 at the root (as printed, h = 0
       at the root makes the logarithm -inf);
     * ``bound="ctree"``: the schedule of eq. (7), the criterion's own Theorem 1-3 bound at
-      ``delta / ((h+1)(h+2) t d m)``; ``delta=None`` takes ``delta = 1/t`` (Remark 1).
+      ``delta / ((h+1)(h+2) t d m)``; ``delta=None`` takes ``delta = 1/t`` (Remark 1);
+    * the bounds that stay valid when a leaf tests again and again
+      (:mod:`workbench.bounds.anytime`, ``docs/anytime_bounds.md``): ``"gini_looks"`` and
+      ``"entropy_looks"`` (000's Theorems 2 and 1 at delta spent over the leaf's looks and
+      candidates), ``"cs_gini"`` and ``"cs_entropy"`` (confidence sequences carried to the
+      impurity); with ``criterion="gini"`` or ``"info_gain"``, over the leaf's own examples.
+      ``bound_scope="tree"`` spends delta over the tree's nodes too.  With
+      ``cut_points=...`` (counted cut points) the merits they bound are the exact ones.
 
     m is the leaf's weight, h its depth, t the number of instances the tree has learned, d the
     number of features.  Defaults follow the paper's experiments: Gini, grace period 100, no
@@ -39,7 +46,15 @@ class CTree(BaseTree):
     """
 
     _margin_factor = 2.0
-    _bounds = ("ctree_practical", "ctree")
+    _bounds = (
+        "ctree_practical",
+        "ctree",
+        "gini_looks",
+        "entropy_looks",
+        "cs_gini",
+        "cs_entropy",
+        "hoeffding_looks",
+    )
 
     _defaults = dict(
         n_classes=2,
@@ -63,14 +78,14 @@ class CTree(BaseTree):
                 f"Only binary classification is supported. CTree is defined for "
                 f"two classes (paper 000); got {n_classes} classes"
             )
-        if not fx.is_user_function(self.criterion) and self.criterion not in (
-            "entropy",
-            "gini",
-            "kearns_mansour",
-        ):
+        allowed = ("entropy", "gini", "kearns_mansour")
+        if self.bound in ("entropy_looks", "cs_entropy", "hoeffding_looks"):
+            allowed += ("info_gain",)  # (the bounds of an entropy in bits)
+        if not fx.is_user_function(self.criterion) and self.criterion not in allowed:
             raise ValueError(
                 "CTree's criterion must be 'entropy', 'gini' or 'kearns_mansour' "
-                f"(000 Theorems 1-3); got {self.criterion!r}"
+                "(000 Theorems 1-3), or 'info_gain' with an entropy bound valid under repeated "
+                f"looks; got {self.criterion!r}"
             )
         return super()._validated(n_features, n_classes, categories)
 

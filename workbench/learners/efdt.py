@@ -87,6 +87,10 @@ class EFDT(BaseTree):
     reeval_clock : ``"tree"`` (default, MOA) or ``"node"``, see above.
     reference : ``"moa"`` (default) or ``"kdd2018"``, see above.
 
+    A user's ``split_rule`` decides at EFDT's leaves (where it receives the null split's merit
+    as ``g_null``); the re-evaluation of inner nodes keeps EFDT's own rule (best vs current),
+    and a ``grace_schedule`` times the leaves' attempts only (not the re-evaluations).
+
     Examples
     --------
     >>> from workbench import learners, streams, evaluate
@@ -106,7 +110,7 @@ class EFDT(BaseTree):
 
     def _validated(self, n_features, n_classes, categories=None):
         p = super()._validated(n_features, n_classes, categories)
-        if p.bound not in ("hoeffding", "user", "user_schedule"):
+        if p.bound not in ("hoeffding", "user", "user_schedule", "user_stats"):
             raise ValueError(
                 "EFDT uses the Hoeffding bound (004 eq. (1)) or a user's own bound function; "
                 f"got bound={p.bound!r}"

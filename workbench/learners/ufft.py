@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import forest as fo
 from ..core import state as st
-from ..core.params import P_MAX_NODES
+from ..core.params import P_LOG_LIMIT, P_MAX_NODES
 from ..core.forest_steps import (
     F_DRIFTS,
     F_LAST_NODE,
@@ -23,7 +23,7 @@ from ..core.forest_steps import (
 )
 from ..core import decide as dc
 from ..core.validate import check_positive_int
-from ._memory import allocate_within, forest_bytes, room_for
+from ._memory import allocate_within, forest_bytes, log_limit, room_for
 from .base import BaseTree
 
 
@@ -193,6 +193,13 @@ class UFFT(BaseTree):
     c = 1.0
     binary_nominal = False
     criterion_range = None
+    split_rule_monotone = False
+    cut_points = None
+    bound_scope = "leaf"
+    _no_user_rule = (
+        "its forest's leaves attempt their splits in UFFT's own kernel (naive-Bayes nodes, ties "
+        "and the short-term memory), which calls no user rule or schedule"
+    )
 
     def __init__(
         self,
@@ -218,6 +225,8 @@ class UFFT(BaseTree):
         class_names=None,
         bound="hoeffding",
         bound_label=None,
+        split_rule=None,
+        grace_schedule=None,
     ):
         self.n_features = n_features
         self.n_classes = n_classes
@@ -240,6 +249,8 @@ class UFFT(BaseTree):
         self.ddm_drift = ddm_drift
         self.bound = bound
         self.bound_label = bound_label
+        self.split_rule = split_rule
+        self.grace_schedule = grace_schedule
 
     # ------------------------------------------------------------------ set-up
     def _validated(self, n_features, n_classes, categories=None):
@@ -306,6 +317,7 @@ class UFFT(BaseTree):
 
         init_root(self._state)
         self._config.params[P_MAX_NODES] = room.max_nodes
+        self._config.params[P_LOG_LIMIT] = log_limit(room)
         F = fo.allocate_forest(self._state.kind.shape[0], self.n_features_in_, K, q.buffer_size)
         F.fparams[fo.FP_DRIFT] = 1.0 if q.drift_detection else 0.0
         F.fparams[fo.FP_DDM_MIN] = q.ddm_min_instances
@@ -347,7 +359,9 @@ class UFFT(BaseTree):
                 self._kernel_failed(exc)
             if start >= n:
                 return
-            self._state = st.grow(self._state, 2 * R + 1, 2 * R + 1)
+            self._state = st.grow(
+                self._state, 2 * R + 1, 2 * R + 1, R, self._config.params[P_LOG_LIMIT]
+            )
             self._forest = fo.grow_forest(self._forest, self._state.kind.shape[0])
 
     def _learn_checked(self, X, y):

@@ -78,6 +78,13 @@ from numba.core.dispatcher import Dispatcher
 
 from .. import _functions as fx
 from .. import bounds as _bounds
+from ..bounds.leaf_stats import (
+    STATS_B_BEST,
+    STATS_B_MAX,
+    STATS_HEADER,
+    STATS_K,
+    stats_size,
+)
 from .._rng import multinomial, seed_state
 from ._stats import binom_greater_pvalue, require_int, require_open_unit, require_seed
 
@@ -211,13 +218,64 @@ def _bound_function(bound):
             f"bound must be a function (n, delta, value_range, n_classes) -> epsilon; got {bound!r}"
         )
     n_args = fx.n_parameters(bound)
-    if n_args not in (None, 4, 7):
+    if n_args not in (None, 4, 5, 7):
         raise fx.UserFunctionError(
             f"bound {fx.display_name(bound)} takes {n_args} argument(s); a bound takes "
             f"{fx.EXPECTED[fx.BOUND_SIG]} (or the seven of a schedule, "
-            f"{fx.EXPECTED[fx.SCHEDULE_SIG]})"
+            f"{fx.EXPECTED[fx.SCHEDULE_SIG]}, or the five of a data-dependent bound, "
+            f"{fx.EXPECTED[fx.STATS_BOUND_SIG]})"
         )
     return bound, getattr(bound, "__name__", "bound"), n_args or 4
+
+
+def trial_stats(counts: np.ndarray, K: int) -> np.ndarray:
+    """What a data-dependent bound sees of each trial (:mod:`workbench.bounds.leaf_stats`),
+    one row per trial of ``counts`` (``[trials, K * B]``, a (K, B) table's counts row-major):
+    the class weights (the rows' sums), and, for a table (B > 1), its branch-by-class weights
+    as the best candidate's table.  The second candidate's part is empty (0 branches): the
+    statistic concerns one split, so there is no rival."""
+    trials = counts.shape[0]
+    B = counts.shape[1] // K
+    table = counts.reshape(trials, K, B)
+    b_max = max(2, B)
+    out = np.zeros((trials, stats_size(K, b_max)))
+    out[:, STATS_K] = K
+    out[:, STATS_B_MAX] = b_max
+    out[:, STATS_HEADER : STATS_HEADER + K] = table.sum(axis=2)
+    if B > 1:
+        out[:, STATS_B_BEST] = B
+        start = STATS_HEADER + K
+        out[:, start : start + B * K] = table.transpose(0, 2, 1).reshape(trials, B * K)
+    return out
+
+
+@njit(cache=True)
+def _stats_epsilons(address, stats, m, delta, R, n_classes, out):
+    """``out[t]`` = a data-dependent bound's epsilon on trial t's ``stats``, called through the
+    address of its compiled code; stops at the first value that is NaN or negative (returns its
+    trial, else -1)."""
+    at = fx.stats_bound_at(address)
+    for t in range(stats.shape[0]):
+        out[t] = at(m, delta, R, n_classes, stats[t])
+        if not out[t] >= 0.0:
+            return t
+    return -1
+
+
+def _epsilons(fn, stats, m, delta, R, n_classes) -> np.ndarray:
+    """A data-dependent bound's epsilon on every trial (checked: a number >= 0)."""
+    out = np.empty(stats.shape[0])
+    if isinstance(fn, Dispatcher):
+        address = int(fx.address(fn, fx.STATS_BOUND_SIG, "bound"))
+        bad = _stats_epsilons(address, stats, float(m), float(delta), float(R), n_classes, out)
+        if bad >= 0:
+            args = (float(m), delta, R, n_classes, stats[bad])
+            fx.check_value(fn, "bound", args, out[bad], "eps")
+        return out
+    for t in range(stats.shape[0]):
+        args = (float(m), delta, R, n_classes, stats[t])
+        out[t] = fx.check_value(fn, "bound", args, fx.call(fn, *args), "eps")
+    return out
 
 
 def _power_ok(trials, delta, alpha):
@@ -268,7 +326,12 @@ def check_bound(
         function a tree takes as ``bound=``; a plain Python function works here too), or
         ``"hoeffding"`` / ``"mcdiarmid"``.  A seven-argument schedule ``(n, delta,
         value_range, n_classes, depth, t, n_features)`` gets the values of ``schedule``
-        (default ``dict(depth=0, t=n, n_features=1)``).
+        (default ``dict(depth=0, t=n, n_features=1)``).  A five-argument data-dependent bound
+        ``(n, delta, value_range, n_classes, stats)`` gets each trial's own ``stats``
+        (:func:`trial_stats`: its class weights, and a table's branch-by-class weights as the
+        best candidate's; no second candidate), so its epsilon differs from trial to trial:
+        the ``epsilon`` column is then their mean, and a violation is counted against each
+        trial's own epsilon.
     statistic : ``"mean"``, ``"entropy"``, ``"gini"``, ``"info_gain"`` or a numba function of
         the counts (see the module docstring).
     n : sample sizes.  delta : one or several confidence levels.
@@ -344,21 +407,26 @@ def check_bound(
             else:
                 values = statistic_values(statistic, counts.reshape(trials, *table.shape), R)
             dev = values - truth
+            stats = trial_stats(counts, K) if n_args == 5 else None
             for d in deltas:
                 args = (float(m), d, R, n_classes)
                 if n_args == 7:
                     t = extra["t"] if extra["t"] is not None else m
                     args = (*args, int(extra["depth"]), int(t), int(extra["n_features"]))
-                eps = fx.check_value(fn, "bound", args, fx.call(fn, *args), "eps")
+                if n_args == 5:  # epsilon from each trial's own data
+                    eps_t = _epsilons(fn, stats, m, d, R, n_classes)
+                    eps = float(eps_t.mean())
+                else:
+                    eps = eps_t = fx.check_value(fn, "bound", args, fx.call(fn, *args), "eps")
                 tol = 1e-12 * R
                 if side == "two-sided":
-                    over = np.abs(dev) > eps + tol
+                    over = np.abs(dev) > eps_t + tol
                     spread = np.abs(dev)
                 elif side == "upper":
-                    over = dev >= eps - tol
+                    over = dev >= eps_t - tol
                     spread = dev
                 else:
-                    over = -dev >= eps - tol
+                    over = -dev >= eps_t - tol
                     spread = -dev
                 k = int(np.count_nonzero(over))
                 p_value = binom_greater_pvalue(k, trials, d)
@@ -386,7 +454,7 @@ def check_bound(
                         "ratio": eps / q if q > 0 else math.inf,
                         "truth": truth,
                         "bias": float(dev.mean()),
-                        "vacuous": bool(eps >= R),
+                        "vacuous": bool(np.all(eps_t >= R)),
                     }
                 )
     return pd.DataFrame(rows)

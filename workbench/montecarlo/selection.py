@@ -45,7 +45,7 @@ array of :mod:`workbench.bounds.leaf_stats`, with the leaf's class counts and th
 second-best features' (branch x class) tables at their best cuts, built at every test).
 
 The signature of a five-argument bound, :data:`STATS_BOUND_SIG`, is the one the tree's kernels
-will take (it belongs in ``workbench._functions`` with the others).
+take (``workbench._functions``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from .. import _functions as fx
 from .. import bounds as _bounds
@@ -92,22 +92,15 @@ _BOUND_CRITERION = {
     "cs_entropy": "entropy",
 }
 
-#: (n, delta, value_range, n_classes, stats) -> epsilon: a data-dependent bound
-#: (``stats``: :mod:`workbench.bounds.leaf_stats`).  To move to ``workbench._functions``.
-STATS_BOUND_SIG = types.float64(
-    types.float64, types.float64, types.float64, types.int64, types.Array(types.float64, 1, "C")
-)
-_STATS_EXPECTED = (
-    "(n: float, delta: float, value_range: float, n_classes: int, stats: float64[::1]) "
-    "-> epsilon: float"
-)
-stats_bound_at = fx._caller(STATS_BOUND_SIG)
+#: (n, delta, value_range, n_classes, stats) -> epsilon: a data-dependent bound, the signature
+#: the tree's kernels take too (``workbench._functions``)
+STATS_BOUND_SIG = fx.STATS_BOUND_SIG
+stats_bound_at = fx.stats_bound_at
 
 
 def stats_bound_address(fn) -> float:
     """The address of a five-argument bound compiled for :data:`STATS_BOUND_SIG` (checked as
     ``workbench._functions.address`` checks the others)."""
-    fx.EXPECTED.setdefault(STATS_BOUND_SIG, _STATS_EXPECTED)
     return fx.address(fn, STATS_BOUND_SIG, "bound")
 
 

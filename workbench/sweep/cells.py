@@ -148,8 +148,10 @@ def expand_function(function, seeds, kwargs=None) -> list[FunctionCell]:
 def canonical(value, what: str = "value"):
     """``value`` as plain JSON data with one spelling per meaning (numpy scalars become Python
     numbers, tuples and arrays lists, classes and functions ``"module:qualname"``, objects with
-    ``get_params()`` their class and parameters).  Anything else is a ValueError: a cell must be
-    described by data, so that its identity survives a restart."""
+    ``get_params()`` their class and parameters, a numba-jitted function its identity: module,
+    name and the digest of its code, ``workbench._functions.identity``).  Anything else is a
+    ValueError: a cell must be described by data, so that its identity survives a restart, and
+    a cell whose function's code changed is a new cell."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, np.bool_):
@@ -167,6 +169,10 @@ def canonical(value, what: str = "value"):
                 raise ValueError(f"{what}: dictionary keys must be strings or integers; got {k!r}")
             out[str(k)] = canonical(v, what)
         return out
+    if _is_jitted(value):  # a user's numba function travels by value; its code identifies it
+        from .._functions import identity
+
+        return {"__function__": identity(value)}
     if inspect.isclass(value) or inspect.isfunction(value) or inspect.isbuiltin(value):
         return {"__object__": import_name(value, what)}
     params = init_params(value)
@@ -177,6 +183,13 @@ def canonical(value, what: str = "value"):
         "use numbers, strings, lists and dicts, an importable class or function, "
         "or an object with get_params() (or that keeps each constructor argument "
         "as an attribute of the same name)"
+    )
+
+
+def _is_jitted(value) -> bool:
+    """A numba-jitted function (a ``Dispatcher``), without importing numba to ask."""
+    return any(c.__name__ == "Dispatcher" for c in type(value).__mro__) and hasattr(
+        value, "py_func"
     )
 
 
@@ -208,6 +221,8 @@ def fresh(value):
         return {k: fresh(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(fresh(v) for v in value)
+    if _is_jitted(value):
+        return value  # a numba function is immutable: the same object
     if (
         value is None
         or isinstance(value, (bool, str, numbers.Number, np.ndarray, range))

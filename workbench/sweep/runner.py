@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import pickle
+import warnings
 
 from . import schema
 from .backends import DaskBackend, LocalBackend, SerialBackend, drive
@@ -110,6 +112,8 @@ def run(
         curve_points=curve_points,
     )
     columns = schema.columns([c for c, _ in cells[0].metrics])
+    if _travel(cells, backend) == "serial" and backend != "serial":
+        backend, client, address, processes = "serial", None, None, None
     runner = _backend(backend, client, address, processes)
     store = open_results(results, columns) if results is not None else None
     finished = {}
@@ -246,6 +250,26 @@ def apply(
 def _example(seed, n=1):
     """The function of :func:`apply`'s example (importable by the workers)."""
     return {"total": seed + n}
+
+
+def _travel(cells, backend):
+    """The backend, or ``"serial"`` with a warning that says why, where a cell cannot travel to
+    a worker process: it holds a user's function that cannot be pickled by value (numba
+    pickles a jitted function's code, a notebook's included, and the globals it reads)."""
+    if backend == "serial":
+        return backend
+    for cell in cells:
+        try:
+            pickle.dumps(cell)
+        except Exception as exc:  # noqa: BLE001 - any failure to pickle
+            warnings.warn(
+                f"the sweep runs in this process: cell {cell.describe()} cannot be sent to "
+                f"worker processes ({type(exc).__name__}: {exc})",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return "serial"
+    return backend
 
 
 def _backend(backend, client, address, processes):
