@@ -14,6 +14,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 from workbench import book
+from workbench.exercises import versions
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -103,16 +104,31 @@ PAPERS = [p for p in NOTEBOOKS if p.name[:2] in ("01", "02", "03", "04", "05")]
 
 
 @pytest.mark.parametrize("path", PAPERS, ids=[p.name for p in PAPERS])
-def test_paper_notebook_ends_with_exercises_and_hidden_solutions(path):
+def test_paper_notebook_ends_with_exercises(path):
     nb = nbformat.read(path, as_version=4)
     head = next(i for i, c in enumerate(nb.cells) if c.source.startswith("## Exercises"))
     tail = nb.cells[head + 1 :]
     tasks = [c for c in tail if c.cell_type == "markdown" and c.source.startswith("### Exercise")]
     checks = [c for c in tail if c.cell_type == "code" and "E.check(" in c.source]
-    solutions = [c for c in tail if "solution" in c.metadata.get("tags", [])]
-    assert 3 <= len(tasks) == len(checks) == len(solutions) <= 5
-    for cell in solutions:  # collapsed in JupyterLab until the teacher opens them
-        assert cell.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
-        assert cell.source.startswith("E.solution(")
+    assert 3 <= len(tasks) == len(checks) <= 5
+    found = versions.find_exercises(nb)
+    assert [e.number for e in found] == list(range(1, len(tasks) + 1))
     # the exercises come last: nothing after them but exercises
-    assert all(c in tasks + checks + solutions for c in tail)
+    assert all(c in tasks + checks for c in tail)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_the_students_notebook_holds_no_solution(path):
+    """A student who runs every cell sees no solution: no solution region, no cell tagged
+    ``solution``, no call of an exercise module's ``solution`` or ``answer``; and the teacher's
+    version generated from it turns back into it exactly (nbgrader's generate_assignment, as
+    versions.student_version does it), so that the two are one source."""
+    nb = nbformat.read(path, as_version=4)
+    assert versions.solution_leaks(nb) == [], path.name
+    teacher = versions.teacher_version(nb)
+    exercises = versions.find_exercises(nb)
+    regions = sum(versions.BEGIN_SOLUTION in c.source for c in teacher.cells)
+    assert regions == len(exercises)
+    assert len(teacher.cells) == len(nb.cells) + len(exercises)  # one hidden test each
+    back = versions.student_version(teacher)
+    assert nbformat.writes(back) == nbformat.writes(nb), path.name

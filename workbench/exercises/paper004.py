@@ -10,7 +10,7 @@ from ._core import ExerciseSet, grade, choice, right, tex_int, wrong
 from ._steppers import next_split, stepped_to
 
 S = ExerciseSet("05_extremely_fast_decision_tree")
-check, solution = S.check, S.solution
+check, solution, answer, passed = S.check, S.solution, S.answer, S.passed
 
 E1 = dict(n=1_000, delta=1e-7, classes=3)
 E2 = dict(n=2_000, delta=1e-7, classes=3, g_best=0.20, g_second=0.15, tau=0.05)
@@ -34,10 +34,24 @@ def _e1(answer) -> object:
             (
                 _eps(E1["n"], E1["delta"], 2),
                 "that is R = 1 (two classes): with three classes R = log2(3)",
-            )
+            ),
+            (
+                math.sqrt(math.log2(3) * math.log(1 / E1["delta"]) / (2 * E1["n"])),
+                "R enters squared: R^2 = log2(3)^2",
+            ),
+            (
+                math.sqrt(math.log2(3) ** 2 * math.log10(1 / E1["delta"]) / (2 * E1["n"])),
+                "ln is the natural logarithm: ln(10^7), not log10(10^7) = 7",
+            ),
         ],
-        "epsilon = sqrt(R^2 ln(1/delta) / (2n)) with R = log2(number of classes)",
+        "put R = log2(3) (three classes), ln(1/delta) with the natural logarithm, and n into "
+        "eq. (1)",
     )
+
+
+@S.answers(1)
+def _a1() -> float:
+    return _eps(**E1)
 
 
 @S.solves(1)
@@ -84,6 +98,11 @@ def _e2(answer) -> object:
         "G(second) > epsilon or epsilon < tau, EFDT needs G(best) - G(no split) > "
         "epsilon, with G(no split) = 0"
     )
+
+
+@S.answers(2)
+def _a2() -> str:
+    return _who()[0]
 
 
 @S.solves(2)
@@ -143,6 +162,13 @@ def _e3(learner, t=None, *, pair) -> object:
         f"{truth.upper()} it is; now step past t = 10,000 until its root changes and give that "
         "t as the second answer",
     )
+
+
+@S.answers(3)
+def _a3(*, pair) -> tuple[str, int]:
+    when = _root_changes(pair)
+    truth = _who_changed(when)
+    return truth.upper() if truth in ("vfdt", "efdt") else truth, when.get(truth, -1)
 
 
 @S.solves(3)
