@@ -74,6 +74,19 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
     assert f"_static/mathjax/{book.MATHJAX_FILE}" in tour
     assert "application/vnd.jupyter.widget-view+json" not in tour
     assert "html-manager" not in tour and "wb-snapshot" in tour
+    # every script once per page: MathJax came twice (from Jupyter Book's scan of _static and
+    # from sphinx.ext.mathjax) and sphinx-thebe's `const THEBE_JS_URL` twice, page errors each
+    for page in [html / "api.html", *sorted((html / "notebooks").glob("*.html"))]:
+        text = page.read_text()
+        sources = [s.split("?")[0] for s in re.findall(r'<script[^>]*\ssrc="([^"]*)"', text)]
+        bodies = re.findall(r"<script>(.*?)</script>", text, flags=re.S)
+        assert len(sources) == len(set(sources)), (page.name, sources)
+        assert len(bodies) == len(set(bodies)), (page.name, bodies)
+        assert text.count("const THEBE_JS_URL") <= 1, page.name
+    # 05's link to the findings (../docs/ in the repository) leads to the book's page
+    efdt = (html / "notebooks" / "05_extremely_fast_decision_tree.html").read_text()
+    main = efdt[efdt.index("<main") :]
+    assert 'href="../bounds_findings.html"' in main and "#../docs/" not in efdt
     print(f"book built in {site['seconds']:.0f} s")
 
 
@@ -203,6 +216,8 @@ def test_every_page_shows_its_figures_in_a_browser(site):
 
             context.route("**/*", offline)
             page = context.new_page()
+            page_errors = []
+            page.on("pageerror", lambda err: page_errors.append(str(err)))
             for name, path in sorted(pages.items()):
                 page.goto(path.as_uri(), wait_until="load")
                 maths[name] = page.evaluate(MATHS)
@@ -214,6 +229,9 @@ def test_every_page_shows_its_figures_in_a_browser(site):
         json.dumps({"figures": seen, "maths": maths}, indent=1)
     )
     assert not requested, f"pages asked the network for {sorted(set(requested))[:5]}"
+    # no script fails: MathJax loaded twice gave "Cannot set property Package", a second
+    # `const THEBE_JS_URL` a SyntaxError, 42 errors over 22 page loads
+    assert not page_errors, page_errors[:5]
     for name, got in maths.items():
         assert got["loaded"], f"{name}: MathJax did not load from the site"
         assert not got["errors"] and not got["raw"], f"{name}: formulas not typeset: {got}"

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,7 @@ sphinx:
     - sphinx.ext.autodoc
     - sphinx.ext.napoleon
     - sphinx.ext.mathjax
+    - workbench.book           # each script once per page (see workbench.book.setup)
   config:
     autodoc_default_options:
       members: true
@@ -385,7 +387,7 @@ def assemble(
                 text = (
                     "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
                 )
-                cell["source"] = table_math_bars(text)
+                cell["source"] = docs_links(table_math_bars(text))
         (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
@@ -425,6 +427,13 @@ def assemble(
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
+
+
+def docs_links(markdown: str) -> str:
+    """``markdown`` with its links to ``../docs/<page>.md`` (a notebook's link to the findings,
+    which JupyterLab opens from the repository) pointed at ``../<page>.md``, where the book keeps
+    that page (at its root): otherwise the book's link goes nowhere."""
+    return re.sub(r"\]\(\.\./docs/([\w.-]+\.md)(#[^)]*)?\)", r"](../\1\2)", markdown)
 
 
 def table_math_bars(markdown: str) -> str:
@@ -515,6 +524,32 @@ def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:
         shutil.rmtree(html)
     shutil.copytree(built, html)
     return html
+
+
+def _one_script_each(app, pagename, templatename, context, doctree) -> None:
+    """Keep one of each script a page would load twice.  Jupyter Book adds every ``.js`` file
+    of ``_static`` to every page, so the MathJax the book ships came once from there and once
+    from ``sphinx.ext.mathjax`` ("Cannot set property Package" on every page with maths), and
+    sphinx-thebe's and sphinx-togglebutton's settings came twice (``const THEBE_JS_URL``
+    declared twice, a page error): the first of each (by Sphinx's priority order) is kept."""
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen, kept = set(), []
+    for js in sorted(scripts, key=lambda js: getattr(js, "priority", 500)):
+        # an inline script's file name is None or "" depending on who added it
+        name = str(getattr(js, "filename", js) or "").split("?")[0]
+        key = (name, getattr(js, "attributes", {}).get("body", ""))
+        if key not in seen:
+            seen.add(key)
+            kept.append(js)
+    context["script_files"] = kept
+
+
+def setup(app):
+    """The book's own Sphinx extension (``workbench.book`` in the book's extensions)."""
+    app.connect("html-page-context", _one_script_each, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
 def main(argv=None) -> int:
