@@ -298,6 +298,20 @@ def _run_all(page, shot: str) -> None:
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_text("Run All Cells", exact=True).click()
     _accept_kernel_dialog(page)
+    started = (
+        "() => [...document.querySelectorAll("
+        f"'{ACTIVE} .jp-CodeCell .jp-InputPrompt')].some(e => /\\[(\\*|\\d+)\\]/.test("
+        "e.textContent))"
+    )
+    try:
+        page.wait_for_function(started, timeout=90_000)
+    except Exception:
+        # a kernel that never answered its first request (seen on a loaded machine: idle, no
+        # CPU, every prompt still empty): restart it and run all again, once
+        page.get_by_role("menuitem", name="Kernel", exact=True).click()
+        page.get_by_text("Restart Kernel and Run All Cells…", exact=True).click()
+        page.locator(".jp-Dialog").get_by_role("button", name="Restart").click()
+        page.wait_for_function(started, timeout=120_000)
     try:
         page.wait_for_function(
             "() => { const p = [...document.querySelectorAll("

@@ -897,8 +897,15 @@ def test_go_to_t_jumps_forward_and_back(sea):
     c.goto.value = 120
     assert s.t == 120
     c.go_to(10_000_000)  # beyond the stream: its end
-    assert s.t == s.n and "(end)" in c.position.value
-    c.go_button.click()  # the typed value again
+    assert s.t == s.n and "(end)" in c.position.value and c.goto.value == s.n
+    c.reset_button.click()
+    c.step1.click()
+    assert c.goto.value == 1  # the box shows where the stepper stands
+    c._syncing = True  # a value typed but not entered: the button takes it
+    c.goto.value = 120
+    c._syncing = False
+    assert s.t == 1
+    c.go_button.click()
     assert s.t == 120
 
 

@@ -33,7 +33,8 @@ notebooks out and grade them on a JupyterHub with nbgrader:
   ``### BEGIN HIDDEN TESTS`` and ``### END HIDDEN TESTS``: ``assert E.passed(2, answer)``.
 
 nbgrader's ``generate_assignment`` turns the teacher's version back into the student's (with
-``ClearSolutions.code_stub = {"python": ""}``, so that the region leaves nothing behind);
+``ClearSolutions.code_stub = {"python": ""}``, so that a region leaves only a blank line, and an
+empty test cell per exercise: checked with nbgrader 0.9.6);
 :func:`student_version` does the same here, and the test suite checks that it gives back the
 notebook in ``notebooks/`` exactly, and that no notebook there holds a solution
 (:func:`solution_leaks`).
@@ -83,9 +84,10 @@ nbgrader's `source/<assignment>/` folder and set, in `nbgrader_config.py`,
 
     c.ClearSolutions.code_stub = {"python": ""}
 
-so that `nbgrader generate_assignment` leaves nothing where a solution region was: the release it
-makes holds the cells of the students' notebooks in `notebooks/` (and an empty test cell per
-exercise, which `nbgrader autograde` fills with its hidden test).
+so that `nbgrader generate_assignment` leaves only a blank line where a solution region was: the
+release it makes holds the cells of the students' notebooks in `notebooks/` (checked with
+nbgrader 0.9.6), and an empty test cell per exercise, which `nbgrader autograde` fills with its
+hidden test.
 """
 
 

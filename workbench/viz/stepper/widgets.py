@@ -396,7 +396,7 @@ class Controls:
             guarded(lambda _: self.go_to(self.goto.value), self._show_error, "go to t")
         )
         self.goto.observe(
-            guarded(lambda change: self.go_to(change.new), self._show_error, "go to t"),
+            guarded(self._on_goto, self._show_error, "go to t"),
             names="value",
         )
         self.reset_button.on_click(guarded(lambda _: self.reset(), self._show_error, "reset"))
@@ -432,6 +432,10 @@ class Controls:
                 s.step(k)
         finally:
             self.refresh()
+
+    def _on_goto(self, change) -> None:
+        if not getattr(self, "_syncing", False):  # not the box shown the new position
+            self.go_to(change.new)
 
     def go_to(self, t: int) -> None:
         """Every stepper to position ``t`` (replaying from the start when ``t`` is behind)."""
@@ -482,6 +486,12 @@ class Controls:
             f"<span class='wb-pos' data-t='{t}'>&nbsp;t = <b>{t:,}</b> of "
             f"{self.targets[0].n:,}{' (end)' if done else ''}{apart}</span>"
         )
+        if hasattr(self, "goto") and self.goto.value != t:
+            self._syncing = True  # the box shows where the steppers stand
+            try:
+                self.goto.value = t
+            finally:
+                self._syncing = False
         if done and self.play_button.value:
             self.play_button.value = False
 
