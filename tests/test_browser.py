@@ -284,9 +284,13 @@ def _step_until_split(page, stepper, max_clicks: int) -> int:
 #: the notebook shown (the others' panels stay in the page, hidden)
 ACTIVE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 # the kernel of the notebook shown is idle (JupyterLab keeps the indicators of other tabs hidden)
+# and connected: before the kernel starts the indicator already says "idle" ("No Kernel |
+# Initializing" in the status bar), and a Run All clicked then is dropped without a word
 KERNEL_IDLE = (
     "() => [...document.querySelectorAll('.jp-Notebook-ExecutionIndicator')]"
-    ".some(e => e.dataset.status === 'idle' && e.offsetParent)"
+    ".some(e => e.dataset.status === 'idle' && e.offsetParent) && "
+    "[...document.querySelectorAll('.jp-StatusBar-TextItem')]"
+    ".some(e => /\\(ipykernel\\) \\| Idle/.test(e.textContent))"
 )
 
 
@@ -304,13 +308,11 @@ def _run_all(page, shot: str) -> None:
         "e.textContent))"
     )
     try:
-        page.wait_for_function(started, timeout=90_000)
+        page.wait_for_function(started, timeout=60_000)
     except Exception:
-        # a kernel that never answered its first request (seen on a loaded machine: idle, no
-        # CPU, every prompt still empty): restart it and run all again, once
-        page.get_by_role("menuitem", name="Kernel", exact=True).click()
-        page.get_by_text("Restart Kernel and Run All Cells…", exact=True).click()
-        page.locator(".jp-Dialog").get_by_role("button", name="Restart").click()
+        # dropped (the kernel was not connected yet after all): once more
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_text("Run All Cells", exact=True).click()
         page.wait_for_function(started, timeout=120_000)
     try:
         page.wait_for_function(
