@@ -2,13 +2,17 @@
 """One entry point for setting up and using the workbench.
 
     python3 dev.py lab     set everything up, then open JupyterLab on notebooks/
-                           (``--quick``: every notebook runs in quick mode, minutes not hours)
+                           (``--quick``: every notebook runs in quick mode, minutes not hours;
+                           ``--teacher``: on the teacher's notebooks, written first)
     python3 dev.py test    set everything up (with River, CapyMOA and Java when it can: the
                            tests against them are skipped, with the reason, where they are
                            missing), then lint (ruff) and run the whole test suite
+    python3 dev.py teacher write the teacher's version of every notebook to teacher/: each
+                           exercise with its solution (nbgrader's conventions); the students'
+                           version is the notebook in notebooks/, which holds none
     python3 dev.py book    set everything up, execute every notebook (full mode; ``--quick``:
                            quick mode) and build the static HTML book in _build/book/html
-                           (``--solutions``: the teacher's book, with the exercises' solutions,
+                           (``--solutions``: the teacher's book, from the teacher's notebooks,
                            in _build/book/html-solutions)
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
     python3 dev.py clean   delete numba's on-disk cache of the workbench's compiled kernels, to
@@ -194,6 +198,11 @@ LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:kernels-settings": {
         "commsOverSubshells": "disabled",
     },
+    # a link from a notebook to a Markdown page (docs/bounds_findings.md) opens it rendered,
+    # not as source in the text editor
+    "@jupyterlab/docmanager-extension:plugin": {
+        "defaultViewers": {"markdown": "Markdown Preview"},
+    },
 }
 
 
@@ -219,6 +228,26 @@ def precompile() -> None:
     run([PY, "-m", "workbench.precompile"])
 
 
+def lab_command(folder: str = "notebooks") -> list[str]:
+    """JupyterLab's arguments: the server's root is the repository, so that a notebook's link
+    to ``../docs/...`` opens, and the file browser starts in ``folder``."""
+    return [
+        f"--ServerApp.root_dir={ROOT}",
+        f"--LabApp.default_url=/lab/tree/{folder}",
+    ]
+
+
+def write_teacher() -> None:
+    """The teacher's notebooks in teacher/ (``python -m workbench.exercises.versions``)."""
+    run([PY, "-m", "workbench.exercises.versions"])
+
+
+def cmd_teacher(args: list[str]) -> int:
+    ensure_venv("dev")
+    os.chdir(ROOT)
+    return subprocess.call([str(PY), "-m", "workbench.exercises.versions", *args])
+
+
 def cmd_lab(args: list[str]) -> int:
     ensure_venv("dev")
     ensure_graphviz()
@@ -231,13 +260,19 @@ def cmd_lab(args: list[str]) -> int:
         args = [a for a in args if a != "--quick"]
         env["WORKBENCH_FAST"] = "1"
         say("quick mode: notebooks shrink their experiments (WORKBENCH_FAST=1)")
+    folder = "notebooks"
+    if "--teacher" in args:
+        args = [a for a in args if a != "--teacher"]
+        write_teacher()
+        folder = "teacher"
+        say("the teacher's notebooks (teacher/): every exercise's solution under it")
     extra = []
     if _is_root() and "--allow-root" not in args:
         # JupyterLab refuses to start as root without it (containers, CI boxes, cloud VMs)
         say("running as root: starting JupyterLab with --allow-root")
         extra.append("--allow-root")
     return subprocess.call(
-        [str(BIN / "jupyter"), "lab", str(ROOT / "notebooks"), *extra, *args], env=env
+        [str(BIN / "jupyter"), "lab", *lab_command(folder), *extra, *args], env=env
     )
 
 
@@ -338,6 +373,7 @@ def cmd_bench(args: list[str]) -> int:
 COMMANDS = {
     "lab": cmd_lab,
     "test": cmd_test,
+    "teacher": cmd_teacher,
     "book": cmd_book,
     "bench": cmd_bench,
     "clean": cmd_clean,

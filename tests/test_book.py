@@ -51,17 +51,16 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
     # the guide the README links: the API in one page, the architecture, adding a learner
     for page in book.GUIDE:
         assert (html / f"{page.stem}.html").exists(), page.name
-    assert "How to add a learner" in (html / "extending.html").read_text()
-    # the page for teachers comes first, and the students' book has no solutions
-    teaching = (html / "teaching.html").read_text()
-    assert "Which notebook for which lecture" in teaching and "no network" in teaching
-    assert "{T0" not in teaching  # every time filled in
-    intro = (html / "intro.html").read_text()
-    assert intro.index("teaching.html") < intro.index("00_tour.html")
+    extending = (html / "extending.html").read_text()
+    assert "The hooks" in extending and "A learner of your own" in extending
+    # the students' book has neither the page for teachers nor any solution
+    assert not (html / "teaching.html").exists()
+    assert "teaching.html" not in (html / "intro.html").read_text()
     for nb in book.notebooks():
         page = (html / "notebooks" / f"{nb.stem}.html").read_text()
         # (a solution's output says "Check: ✓ right"; a student's cell says "no answer yet")
         assert "Check: ✓ right" not in page and "<strong>Solution.</strong>" not in page, nb.name
+        assert "BEGIN SOLUTION" not in page and "✓ right</b>" not in page, nb.name
         if nb.name[:2] in ("01", "02", "03", "04", "05"):
             assert "Exercise 1:" in page and "no answer yet" in page, nb.name
     api = (html / "api.html").read_text()
@@ -80,6 +79,19 @@ def test_the_book_has_every_notebook_the_findings_and_the_api(site):
     assert f"_static/mathjax/{book.MATHJAX_FILE}" in tour
     assert "application/vnd.jupyter.widget-view+json" not in tour
     assert "html-manager" not in tour and "wb-snapshot" in tour
+    # every script once per page: MathJax came twice (from Jupyter Book's scan of _static and
+    # from sphinx.ext.mathjax) and sphinx-thebe's `const THEBE_JS_URL` twice, page errors each
+    for page in [html / "api.html", *sorted((html / "notebooks").glob("*.html"))]:
+        text = page.read_text()
+        sources = [s.split("?")[0] for s in re.findall(r'<script[^>]*\ssrc="([^"]*)"', text)]
+        bodies = re.findall(r"<script>(.*?)</script>", text, flags=re.S)
+        assert len(sources) == len(set(sources)), (page.name, sources)
+        assert len(bodies) == len(set(bodies)), (page.name, bodies)
+        assert text.count("const THEBE_JS_URL") <= 1, page.name
+    # 05's link to the findings (../docs/ in the repository) leads to the book's page
+    efdt = (html / "notebooks" / "05_extremely_fast_decision_tree.html").read_text()
+    main = efdt[efdt.index("<main") :]
+    assert 'href="../bounds_findings.html"' in main and "#../docs/" not in efdt
     print(f"book built in {site['seconds']:.0f} s")
 
 
@@ -187,7 +199,6 @@ def test_every_page_shows_its_figures_in_a_browser(site):
         {
             "bounds_findings": html / "bounds_findings.html",
             "intro": html / "intro.html",
-            "teaching": html / "teaching.html",
         }
     )
     seen, maths, requested = {}, {}, []
@@ -210,6 +221,8 @@ def test_every_page_shows_its_figures_in_a_browser(site):
 
             context.route("**/*", offline)
             page = context.new_page()
+            page_errors = []
+            page.on("pageerror", lambda err: page_errors.append(str(err)))
             for name, path in sorted(pages.items()):
                 page.goto(path.as_uri(), wait_until="load")
                 maths[name] = page.evaluate(MATHS)
@@ -221,6 +234,9 @@ def test_every_page_shows_its_figures_in_a_browser(site):
         json.dumps({"figures": seen, "maths": maths}, indent=1)
     )
     assert not requested, f"pages asked the network for {sorted(set(requested))[:5]}"
+    # no script fails: MathJax loaded twice gave "Cannot set property Package", a second
+    # `const THEBE_JS_URL` a SyntaxError, 42 errors over 22 page loads
+    assert not page_errors, page_errors[:5]
     for name, got in maths.items():
         assert got["loaded"], f"{name}: MathJax did not load from the site"
         assert not got["errors"] and not got["raw"], f"{name}: formulas not typeset: {got}"
@@ -258,31 +274,65 @@ def test_every_page_shows_its_figures_in_a_browser(site):
     assert seen["bounds_findings"]["tables"] >= 1
 
 
-def test_solutions_are_left_out_of_the_book_and_shown_in_the_teachers():
-    def notebook():
-        return {
-            "cells": [
-                {"cell_type": "markdown", "metadata": {}, "source": "### Exercise 1"},
-                {"cell_type": "code", "metadata": {}, "source": "E.check(1, None)"},
-                {
-                    "cell_type": "code",
-                    "metadata": {
-                        "tags": ["solution"],
-                        "jupyter": {"source_hidden": True, "outputs_hidden": True},
-                    },
-                    "source": "E.solution(1)",
-                },
-            ]
-        }
+def _one_notebook_book(tmp_path, monkeypatch, solutions: bool):
+    """The book's sources of one small notebook with an exercise, executed as the students' or
+    as the teacher's version (nothing run: the outputs are written in)."""
+    import nbformat
 
-    student = notebook()
-    assert book._solutions(student, shown=False) == 1
-    assert [c["source"] for c in student["cells"]] == ["### Exercise 1", "E.check(1, None)"]
-    teacher = notebook()
-    assert book._solutions(teacher, shown=True) == 1
-    solution = teacher["cells"][-1]
-    assert solution["metadata"]["tags"] == ["solution", "remove-input"]
-    assert "jupyter" not in solution["metadata"]  # shown, not collapsed
+    from workbench.exercises import versions
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("## Exercises\n\n### Exercise 1: a gain by hand"),
+        nbformat.v4.new_code_cell(
+            "from workbench.exercises import paper003 as E\n\nanswer = None  # bits\n"
+            "E.check(1, answer)"
+        ),
+    ]
+    source_dir = tmp_path / "notebooks"
+    source_dir.mkdir(parents=True)
+    path = source_dir / "99_small.ipynb"
+    nbformat.write(nb, path)
+    monkeypatch.setattr(book, "notebooks", lambda: [path])
+    if solutions:
+        nb = versions.teacher_version(nb)
+    executed = tmp_path / "executed"
+    book.save_executed(nb, path.name, executed, quick=True)
+    src = tmp_path / "src"
+    book.assemble(executed, src, solutions=solutions)
+    return src, json.loads((src / "notebooks" / path.name).read_text())
+
+
+def test_the_students_book_has_no_teachers_page_and_the_teachers_has_it(tmp_path, monkeypatch):
+    src, nb = _one_notebook_book(tmp_path / "s", monkeypatch, solutions=False)
+    assert not (src / "teaching.md").exists() and "teaching" not in (src / "_toc.yml").read_text()
+    assert len(nb["cells"]) == 2 and "not in this book" in (src / "intro.md").read_text()
+    src, nb = _one_notebook_book(tmp_path / "t", monkeypatch, solutions=True)
+    toc = (src / "_toc.yml").read_text()
+    assert (src / "teaching.md").exists() and toc.index("teaching") < toc.index("99_small")
+    # the answer cell with its solution region is there; the autograder's assert is not
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    assert len(sources) == 2 and "### BEGIN SOLUTION" in sources[1]
+    assert not any("passed(" in s for s in sources)
+
+
+def test_a_book_is_built_from_its_own_version_of_the_notebooks(tmp_path, monkeypatch):
+    """The teacher's book from students' notebooks (no solutions in it) or the students' book
+    from the teacher's versions (solutions in it) is refused."""
+    import nbformat
+
+    path = tmp_path / "notebooks" / "99_small.ipynb"
+    path.parent.mkdir()
+    nbformat.write(nbformat.v4.new_notebook(), path)
+    monkeypatch.setattr(book, "notebooks", lambda: [path])
+    nb = nbformat.v4.new_notebook()
+    book.save_executed(nb, path.name, tmp_path / "student", quick=True)
+    with pytest.raises(ValueError, match="a student's notebook"):
+        book.assemble(tmp_path / "student", tmp_path / "src", solutions=True)
+    nb.metadata["workbench"] = {"version": "teacher"}
+    book.save_executed(nb, path.name, tmp_path / "teacher", quick=True)
+    with pytest.raises(ValueError, match="the teacher's version"):
+        book.assemble(tmp_path / "teacher", tmp_path / "src2", solutions=False)
 
 
 def test_the_solutions_maths_is_parsed_as_maths_in_the_teachers_book():

@@ -1,11 +1,16 @@
-"""End to end in a real browser: JupyterLab on localhost, the tour notebook in headless Chromium.
+"""End to end in a real browser: JupyterLab on localhost, the notebooks in headless Chromium.
 
-The test starts a JupyterLab server on 127.0.0.1, opens ``notebooks/00_tour.ipynb`` (a copy, in
-fast mode) in Debian's Chromium driven by Playwright, runs all cells, steps the SEA tree until
-its root splits and the Electricity tree until its first split, plays and pauses, changes a
-parameter, and steps the side-by-side pair.  It checks what a student would look at: the drawn
-SVG gains nodes, the accuracy readout changes, the split-decision chart shows the crossing and
-the split.  Screenshots go to ``test-artifacts/``.
+The test starts a JupyterLab server on 127.0.0.1 over a copy of the repository's layout
+(``notebooks/``, ``docs/``, the stored benchmark results the notebooks read), as ``dev.py lab``
+does, and drives Debian's Chromium with Playwright.  On the tour (``notebooks/00_tour.ipynb``,
+fast mode) it runs all cells, steps the SEA tree until its root splits and the Electricity tree
+until its first split, plays and pauses, changes a parameter, steps the side-by-side pair, and
+steps every pair of learners of "Step any pair" on every stream it offers.  It checks what a
+student would look at: the drawn SVG gains nodes, the accuracy readout changes, the
+split-decision chart shows the crossing and the split.  Then it runs all cells of every other
+notebook as a student would and finds no solution on screen, follows notebook 05's link to the
+bounds findings, and tries the paper notebooks' widgets one by one.  Screenshots go to
+``test-artifacts/``.
 
 Chromium comes from the system (``python3 dev.py test`` installs it with apt-get); Playwright
 never downloads a browser.  Without Chromium the test is skipped only where it cannot be
@@ -31,6 +36,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 TOUR = ROOT / "notebooks" / "00_tour.ipynb"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -116,8 +122,13 @@ def lab(tmp_path_factory, chromium):
     subprocess.run(
         [sys.executable, "-m", "workbench.precompile", "--group", "trees"], check=True, cwd=ROOT
     )
+    # the repository's layout, as `dev.py lab` serves it (its root is the repository, so that a
+    # notebook's link to ../docs opens): the notebooks, the pages they link to, the results
+    # they read; copies, so that JupyterLab's autosave writes nothing into the checkout
     root = tmp_path_factory.mktemp("lab")
-    shutil.copy(TOUR, root / TOUR.name)
+    shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    shutil.copytree(ROOT / "docs", root / "docs")
+    shutil.copytree(ROOT / "benchmarks" / "results", root / "benchmarks" / "results")
     settings = tmp_path_factory.mktemp("settings")
     _write_settings(settings)
     # the set-up's overrides.json (dev.py lab writes it into the environment's prefix)
@@ -184,7 +195,7 @@ def page(lab, chromium):
             pg = context.new_page()
             pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
             pg.set_default_timeout(60_000)
-            pg.goto(f"{lab['url']}/lab/tree/{TOUR.name}?token={lab['token']}")
+            pg.goto(f"{lab['url']}/lab/tree/notebooks/{TOUR.name}?token={lab['token']}")
             yield pg
         finally:
             (ARTIFACTS / "browser-console.log").write_text("\n".join(console))
@@ -273,9 +284,13 @@ def _step_until_split(page, stepper, max_clicks: int) -> int:
 #: the notebook shown (the others' panels stay in the page, hidden)
 ACTIVE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 # the kernel of the notebook shown is idle (JupyterLab keeps the indicators of other tabs hidden)
+# and connected: before the kernel starts the indicator already says "idle" ("No Kernel |
+# Initializing" in the status bar), and a Run All clicked then is dropped without a word
 KERNEL_IDLE = (
     "() => [...document.querySelectorAll('.jp-Notebook-ExecutionIndicator')]"
-    ".some(e => e.dataset.status === 'idle' && e.offsetParent)"
+    ".some(e => e.dataset.status === 'idle' && e.offsetParent) && "
+    "[...document.querySelectorAll('.jp-StatusBar-TextItem')]"
+    ".some(e => /\\(ipykernel\\) \\| Idle/.test(e.textContent))"
 )
 
 
@@ -287,6 +302,18 @@ def _run_all(page, shot: str) -> None:
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_text("Run All Cells", exact=True).click()
     _accept_kernel_dialog(page)
+    started = (
+        "() => [...document.querySelectorAll("
+        f"'{ACTIVE} .jp-CodeCell .jp-InputPrompt')].some(e => /\\[(\\*|\\d+)\\]/.test("
+        "e.textContent))"
+    )
+    try:
+        page.wait_for_function(started, timeout=60_000)
+    except Exception:
+        # dropped (the kernel was not connected yet after all): once more
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_text("Run All Cells", exact=True).click()
+        page.wait_for_function(started, timeout=120_000)
     try:
         page.wait_for_function(
             "() => { const p = [...document.querySelectorAll("
@@ -323,6 +350,13 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     page.wait_for_function("() => document.querySelectorAll('.wb-stepper').length >= 4")
     sea, elec = steppers.nth(0), steppers.nth(1)
     sea.scroll_into_view_if_needed()
+    # it opens where the plot above ends, at the root's split; reset starts it again
+    _wait_t(page, sea, 3_400)
+    _wait_nodes(page, sea, 3)
+    assert _split_chart(sea).get_attribute("data-split") == "3400"
+    _shot(sea, "01_sea_opens_at_its_split.png")
+    sea.locator("button.wb-reset").click()
+    _wait_t(page, sea, 0)
     _wait_nodes(page, sea, 1, 1)  # the root leaf alone
     _shot(sea, "01_sea_start.png")
 
@@ -409,6 +443,66 @@ def test_tour_steps_a_tree_in_jupyterlab(page):
     )
 
 
+def _tour_menu():
+    """The learners and streams "Step any pair" offers (the tour's own lists)."""
+    from workbench.experiments import tour
+
+    return [name for name in tour.NOTEBOOK if name != "BOCT"], ["Electricity", "SEA"]
+
+
+def test_every_pair_of_the_tours_menu_steps_in_jupyterlab(page):
+    """The tour's "Step any pair", as a student uses it: choose two learners and a stream,
+    show, step 1, step k; every pair of its learners on every stream.  Both panes move to the
+    same t, draw a tree, and no error shows (UFFT's pane stayed at t = 0 with a traceback in
+    JupyterLab's log)."""
+    from itertools import combinations
+
+    learners, stream_names = _tour_menu()
+    left = page.locator(".widget-dropdown", has_text="left").first.locator("select")
+    right = page.locator(".widget-dropdown", has_text="right").first.locator("select")
+    stream = page.locator(".widget-dropdown", has_text="stream").first.locator("select")
+    show = page.get_by_role("button", name="show")
+    cell = page.locator(".jp-CodeCell").filter(
+        has=page.locator(".widget-dropdown", has_text="left")
+    )
+    stepped = []
+    for name in stream_names:
+        stream.select_option(name)
+        for a, b in combinations(learners, 2):
+            left.select_option(a)
+            right.select_option(b)
+            show.click()
+            pair = cell.locator(".wb-compare")
+            page.wait_for_function(
+                "([el, a, b]) => { const t = [...el.querySelectorAll('.wb-compare .wb-title')]"
+                ".map(e => e.textContent); return t.length === 2 && t[0] === a && t[1] === b; }",
+                arg=[cell.element_handle(), a, b],
+                timeout=60_000,
+            )
+            panes = pair.locator(".wb-stepper")
+            pair.locator("button.wb-step1").click()
+            for k in range(2):
+                _wait_t(page, panes.nth(k), 1)
+            pair.locator("button.wb-stepk").click()
+            for k in range(2):
+                _wait_t(page, panes.nth(k), 501)
+                _wait_nodes(page, panes.nth(k), 1)
+            page.wait_for_function(  # the shared header says where both stand
+                "el => (el.querySelector('.wb-pos') || {dataset: {}}).dataset.t === '501'",
+                arg=pair.element_handle(),
+            )
+            error = pair.locator(".wb-error-box").inner_text().strip()
+            assert not error, (a, b, name, error)
+            stderr = cell.locator(
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+            ).all_inner_texts()
+            assert not [e for e in stderr if "Error" in e], (a, b, name, stderr)
+            stepped.append((a, b, name))
+            if "UFFT" in (a, b) and name == "Electricity":
+                _shot(pair, "07_step_any_pair_with_ufft.png")
+    assert len(stepped) == len(learners) * (len(learners) - 1) // 2 * len(stream_names)
+
+
 # the paper notebooks' widgets, in one small notebook (the notebooks themselves run in
 # tests/test_notebooks.py; here what a browser shows of their widgets)
 WIDGET_CELLS = [
@@ -426,7 +520,7 @@ WIDGET_CELLS = [
     '    viz.TreeStepper(lambda **p: P4.make("VFDT", 3, 2, **p), X_d, y_d, title="VFDT"),\n'
     '    viz.TreeStepper(lambda **p: P4.make("EFDT", 3, 2, **p), X_d, y_d, title="EFDT"),\n'
     "    k=2000)\n"
-    "pair.step(30_000)\npair",
+    "pair.step(70_000)\npair",
     # a pure leaf: the root sees one class only for its first 300 instances
     "X, y = streams.sea(3_000, seed=1)\ny[:300] = 0\n"
     "pure = viz.TreeStepper(lambda **p: learners.HoeffdingTree(3, 2, **p), X, y, k=50)\n"
@@ -443,6 +537,12 @@ WIDGET_CELLS = [
     "probe.observe(record, names='value')\nwidgets.VBox([probe, seen])",
     # an exercise's check
     "from workbench.exercises import paper000 as E\nE.check(1, 0.235)",
+    # a learner that fails while learning: the stepper shows the error, JupyterLab's log does not
+    "class Broken(learners.HoeffdingTree):\n"
+    "    def learn_one(self, x, y):\n"
+    "        raise RuntimeError('this learner breaks on purpose')\n"
+    "broken = viz.TreeStepper(lambda **p: Broken(3, 2, **p), X, y, params={}, title='broken')\n"
+    "broken",
 ]
 
 # where a drawn tree sits in its box, in the page: the box, the drawing, the root node
@@ -451,9 +551,13 @@ TREE_BOX = """el => {
   const root = svg.querySelector('g.node');
   const r = x => { const b = x.getBoundingClientRect(); return [b.left, b.right, b.width]; };
   const widths = [...svg.querySelectorAll('g.node')].map(n => n.getBoundingClientRect().width);
+  const m = /^([\\d.]+)(pt|px)?$/.exec(svg.getAttribute('width') || '');
+  const natural = m ? parseFloat(m[1]) * (m[2] === 'px' ? 1 : 4 / 3) : NaN;
+  const texts = [...svg.querySelectorAll('g.node text')].map(t => t.getBoundingClientRect().height);
   return {box: r(box), svg: r(svg), root: r(root), scroll: box.scrollWidth,
           client: box.clientWidth, fit: !!box.closest('.wb-fit'),
-          widest: Math.max(...widths)};
+          widest: Math.max(...widths), scale: svg.getBoundingClientRect().width / natural,
+          text: Math.min(...texts), leaves: svg.querySelectorAll('g.node.wbleaf').length};
 }"""
 
 
@@ -473,8 +577,8 @@ def test_paper_widgets_in_jupyterlab(page, lab):
         "name": "python3",
     }
     nb.cells = [nbformat.v4.new_code_cell(c) for c in WIDGET_CELLS]
-    nbformat.write(nb, lab["root"] / "widgets.ipynb")
-    page.goto(f"{lab['url']}/lab/tree/widgets.ipynb?token={lab['token']}")
+    nbformat.write(nb, lab["root"] / "notebooks" / "widgets.ipynb")
+    page.goto(f"{lab['url']}/lab/tree/notebooks/widgets.ipynb?token={lab['token']}")
     _run_all(page, "10_widgets_after_run_all.png")
     panel = page.locator(ACTIVE)
     cells = panel.locator(".jp-CodeCell")
@@ -519,20 +623,47 @@ def test_paper_widgets_in_jupyterlab(page, lab):
         arg=[forest.element_handle(), nodes],
     )
 
-    # --------------------------------------------- 01 and 05: side by side, no tree cut off
+    # ------------------- 01 and 05: side by side in "fit", the root in view, the text readable
+    # (01's C-Tree at t = 4,000 and 05's VFDT at t = 70,000 are wide: fitted to the column their
+    # text was about 5 px high; now "fit" stops at 70% and the box scrolls, root in view)
+    widest = {}
     for i, name in ((2, "13_ctree_htree_pair.png"), (3, "14_vfdt_efdt_pair.png")):
         pair = cells.nth(i).locator(".wb-compare")
         pair.scroll_into_view_if_needed()
         for k in range(2):
             stepper = pair.locator(".wb-stepper").nth(k)
             _wait_nodes(page, stepper, 1)
+            page.wait_for_function(  # the drawing's module has sized it
+                "el => { const s = el.querySelector('.wb-tree svg');"
+                " return s && el.querySelector('.wb-tree').dataset.minScale; }",
+                arg=stepper.element_handle(),
+            )
             geometry = stepper.evaluate(TREE_BOX)
-            assert geometry["svg"][1] <= geometry["box"][1] + 1, (name, k, geometry)
-            assert _in_view(geometry), (name, k, geometry)
+            assert geometry["fit"] and _in_view(geometry), (name, k, geometry)
+            fits = geometry["svg"][1] <= geometry["box"][1] + 1
+            assert fits or geometry["scale"] >= 0.69, (name, k, geometry)
+            assert geometry["text"] >= 8.5, (name, k, geometry)  # px: readable
+            widest[(i, k)] = geometry
         _shot(pair, name)
+    # C-Tree (9 leaves in quick mode) and VFDT are wider than their column at 70%: they scroll
+    for key in ((2, 0), (3, 0)):
+        assert widest[key]["scroll"] > widest[key]["client"], widest[key]
     pair = cells.nth(3).locator(".wb-compare")
     pair.locator("button.wb-stepk").click()  # both redraw
-    _wait_t(page, pair.locator(".wb-stepper").nth(1), 32_000)
+    _wait_t(page, pair.locator(".wb-stepper").nth(1), 72_000)
+
+    # ------------------------------------------------ 01's Exercise 4: go to t, not 93 clicks
+    pair = cells.nth(2).locator(".wb-compare")
+    pair.scroll_into_view_if_needed()
+    goto = pair.locator(".wb-goto input")
+    htree = pair.locator(".wb-stepper").nth(1)
+    for t in (13_000, 13_400):  # no split yet; then the root's split, which the jump passed
+        goto.fill(str(t))
+        goto.press("Enter")
+        _wait_t(page, htree, t)
+    caption = htree.locator(".wb-split-caption").inner_text()
+    assert "Leaf 0 split at t=13,300" in caption, caption
+    _shot(pair, "13b_ctree_htree_go_to_13400.png")
 
     # ------------------------------------------------ a pure leaf says why its chart is empty
     pure = cells.nth(4).locator(".wb-stepper")
@@ -578,9 +709,22 @@ def test_paper_widgets_in_jupyterlab(page, lab):
     # ----------------------------------------------------------------- an exercise's check
     assert "✓ right" in cells.nth(7).locator(".wb-feedback").inner_text()
 
+    # ------------------------------------- an error inside a button's callback, in the widget
+    broken = cells.nth(8).locator(".wb-stepper")
+    broken.scroll_into_view_if_needed()
+    broken.locator("button.wb-step1").click()
+    page.wait_for_function(
+        "el => (el.querySelector('.wb-error-box') || {}).textContent.includes('breaks on purpose')",
+        arg=broken.element_handle(),
+    )
+    text = broken.locator(".wb-error-box").inner_text()
+    assert "step 1 failed: RuntimeError: this learner breaks on purpose" in text, text
+    _shot(broken, "17_error_in_the_widget.png")
+
     # ------------------------------ a stored notebook opens without being marked modified
-    shutil.copy(ROOT / "notebooks" / "02_bayesian_credible_trees.ipynb", lab["root"])
-    page.goto(f"{lab['url']}/lab/tree/02_bayesian_credible_trees.ipynb?token={lab['token']}")
+    page.goto(
+        f"{lab['url']}/lab/tree/notebooks/02_bayesian_credible_trees.ipynb?token={lab['token']}"
+    )
     page.wait_for_selector(f"{ACTIVE} .jp-Cell")
     _accept_kernel_dialog(page)
     page.wait_for_function(KERNEL_IDLE, timeout=120_000)
@@ -591,3 +735,65 @@ def test_paper_widgets_in_jupyterlab(page, lab):
     # ---------------- every drawing redrew without graphviz-anywidget's console error
     failed = [c for c in CONSOLE if "SVG initialization failed" in c]
     assert not failed, f"{len(failed)} console errors, first: {failed[0]}"
+
+
+def _shutdown_kernels(lab) -> None:
+    """Stop every kernel the server runs (one per notebook opened), so that the next notebook
+    does not share the machine with the last one's."""
+    base = f"{lab['url']}/api/kernels"
+    headers = {"Authorization": f"token {lab['token']}"}
+    with urllib.request.urlopen(urllib.request.Request(base, headers=headers), timeout=10) as r:
+        kernels = json.loads(r.read())
+    for k in kernels:
+        req = urllib.request.Request(f"{base}/{k['id']}", method="DELETE", headers=headers)
+        urllib.request.urlopen(req, timeout=30).close()
+
+
+OTHERS = [p for p in NOTEBOOKS if p != TOUR]
+
+
+def test_run_all_shows_no_solution_in_any_notebook(page, lab):
+    """Every notebook, Run All as a student does it: no cell fails, and no solution is on the
+    screen: no worked solution, no check that says "✓ right" (every exercise says "no answer
+    yet"), no solution region.  (Notebook 00 ran in the tests above.)  Then notebook 05's link
+    to the bounds findings opens them, rendered (with JupyterLab rooted at notebooks/ it did
+    nothing)."""
+    seen = {}
+    for path in OTHERS:
+        _shutdown_kernels(lab)
+        page.goto(f"{lab['url']}/lab/tree/notebooks/{path.name}?token={lab['token']}")
+        t0 = time.monotonic()
+        _run_all(page, f"20_run_all_{path.stem}.png")
+        panel = page.locator(ACTIVE)
+        errors = panel.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        ).all_inner_texts()
+        tracebacks = [e for e in errors if "Error" in e or "Traceback" in e]
+        assert not tracebacks, f"{path.name}: a cell failed:\n{tracebacks[0][:3000]}"
+        text = panel.inner_text()
+        assert "BEGIN SOLUTION" not in text and "Check: ✓ right" not in text, path.name
+        assert panel.locator(".jp-OutputArea-output strong", has_text="Solution.").count() == 0
+        feedback = panel.locator(".wb-feedback")
+        assert panel.locator(".wb-feedback[data-ok='true']").count() == 0, path.name
+        exercises = panel.locator(".jp-MarkdownCell h3", has_text="Exercise").count()
+        assert feedback.count() == exercises, (path.name, feedback.count(), exercises)
+        assert all("no answer yet" in t for t in feedback.all_inner_texts()), path.name
+        seen[path.name] = {"exercises": exercises, "seconds": round(time.monotonic() - t0, 1)}
+    (ARTIFACTS / "browser-run-all.json").write_text(json.dumps(seen, indent=1))
+    assert sum(v["exercises"] for v in seen.values()) >= 16, seen
+
+    # ------------------------------------------- 05's link to docs/bounds_findings.md opens
+    efdt = next(p for p in OTHERS if p.name.startswith("05"))
+    page.goto(f"{lab['url']}/lab/tree/notebooks/{efdt.name}?token={lab['token']}")
+    page.wait_for_selector(f"{ACTIVE} .jp-Cell")
+    _accept_kernel_dialog(page)
+    link = page.locator(f"{ACTIVE} .jp-RenderedMarkdown a[href*='bounds_findings']").first
+    link.scroll_into_view_if_needed()
+    link.click()
+    tab = page.locator(".lm-TabBar-tab", has_text="bounds_findings.md")
+    tab.wait_for(timeout=30_000)
+    shown = page.locator(".jp-MarkdownViewer:not(.lm-mod-hidden) .jp-RenderedMarkdown :is(h1, h2)")
+    shown.first.wait_for(timeout=30_000)
+    assert "bounds" in shown.first.inner_text().lower()
+    page.screenshot(path=str(ARTIFACTS / "21_05_link_to_bounds_findings.png"))
+    _shutdown_kernels(lab)

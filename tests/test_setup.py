@@ -70,8 +70,13 @@ def test_lab_command_starts_jupyterlab_as_root_too(monkeypatch):
         calls.clear()
         assert dev.cmd_lab(["--no-browser"]) == 0
         cmd = calls[0]
-        assert cmd[1:3] == ["lab", str(ROOT / "notebooks")]
-        assert cmd[3:] == extra + ["--no-browser"]
+        # rooted at the repository (a notebook's link to ../docs opens), opened on notebooks/
+        assert cmd[1:4] == [
+            "lab",
+            f"--ServerApp.root_dir={ROOT}",
+            "--LabApp.default_url=/lab/tree/notebooks",
+        ]
+        assert cmd[4:] == extra + ["--no-browser"]
 
 
 def test_clean_command_removes_numba_cache_files_and_nothing_else(tmp_path, monkeypatch, capsys):

@@ -797,3 +797,221 @@ def test_side_by_side_columns_fit_their_trees_and_a_lone_panel_scrolls(sea):
     assert "scrolls sideways" in alone.widget.children[3].children[0].children[0].children[1].value
     alone._ui["view"].value = "fit"
     assert "wb-fit" in alone._ui["holder"]._dom_classes
+
+
+# ------------------------------------------------------------ in front of a class (issue 58)
+def _tour_pairs():
+    from itertools import combinations
+
+    from workbench.experiments import tour
+
+    streaming = [name for name in tour.NOTEBOOK if name != "BOCT"]  # the menu's learners
+    return [(a, b, s) for a, b in combinations(streaming, 2) for s in ("Electricity", "SEA")]
+
+
+@pytest.mark.parametrize("a, b, stream", _tour_pairs(), ids=lambda v: str(v)[:14])
+def test_every_pair_of_the_tours_menu_steps(a, b, stream):
+    """The tour's "Step any pair": every two learners of its menu, on every stream it offers,
+    step 1 and step k together (UFFT's forest explanation included), stand at the same t, draw
+    their trees and charts, and picture their state for the book."""
+    from workbench.experiments import tour
+
+    pair = tour.pair(a, b, stream)
+    box = pair.widget
+    c = pair.controls
+    c.step1.click()
+    c.stepk.click()
+    c.step1.click()
+    assert c.error.value == "", c.error.value
+    assert [s.t for s in pair.steppers] == [502, 502]
+    assert "data-t='502'" in c.position.value and "apart" not in c.position.value
+    for s in pair.steppers:
+        assert s._ui["tree"].dot_source.startswith("digraph")
+        assert "instance 502" in s._ui["instance"].value and "wb-acc-line" in s._ui["acc"].value
+    assert "wb-compare" in box._dom_classes
+    picture = pair._repr_mimebundle_()["text/html"]
+    assert picture.count("wb-stepper-snapshot") == 2 and "<h4" not in picture
+
+
+def test_a_forest_steps_through_the_tree_stepper():
+    """UFFT (a pairwise forest: explain_one gives a ForestExplanation, apply a leaf per tree)
+    in the TreeStepper: single steps, jumps, node counts, its drawing with DDM notes, and a
+    split chart that says why it has no trace instead of failing."""
+    from workbench import learners
+
+    X, y = streams.sea(4_000, seed=3)
+    s = viz.TreeStepper(lambda **p: learners.UFFT(3, 2, **p), X, y, params={})
+    for _ in range(3):
+        s.step()
+    s.step(1_500).step()
+    assert s.t == 1_504 and s.lens.forest and s.lens.n_leaves == s.model.n_leaves
+    html = s.instance_html()
+    assert "instance 1,504" in html and "reached <b>leaf" in html
+    counts, root = s._counts, s.lens.root
+    # every row since the root was made (a drift prunes and remakes it) passed through it
+    assert counts[root] == s.t - int(s.model.tree.t_created[root]) > 0
+    assert "data-untraced" in s.split_svg() and "forest" in s.split_svg()
+    assert "wb-split-caption" in s.split_caption()
+    assert 'class="wbnode' in s.dot() or "class=" in s.dot()
+    s.run_to(200)
+    assert s.t == 200
+    with pytest.raises(ValueError, match="tree must be below 1"):
+        viz.TreeStepper(lambda **p: learners.UFFT(3, 2, **p), X, y, params={}, tree=1)
+
+
+def test_an_error_in_a_widget_callback_shows_in_the_widget(sea, monkeypatch):
+    X, y = sea
+    a = viz.TreeStepper(make_ht, X, y, params=SMALL, title="left")
+    b = viz.TreeStepper(make_ht, X, y, params=SMALL, title="right")
+    pair = viz.side_by_side(a, b, k=50)
+    assert pair.widget is not None  # the panels exist: clicks redraw them
+    c = pair.controls
+
+    def broken(k=1):
+        raise RuntimeError("the learner broke")
+
+    monkeypatch.setattr(b, "step", broken)
+    c.stepk.click()  # a click never raises: the error is shown under the buttons
+    assert "wb-error" in c.error.value and "RuntimeError: the learner broke" in c.error.value
+    assert "step k failed" in c.error.value and "traceback" in c.error.value
+    assert "stand apart" in c.error.value and "left at t = 50" in c.error.value
+    assert "apart: 50, 0" in c.position.value  # the header says where each stands
+    monkeypatch.undo()
+    c.go_to(50)  # a call that works clears the message
+    c.step1.click()
+    assert c.error.value == "" and a.t == b.t == 51
+    # a parameter the learner refuses: the message in the panel's status line
+    a._ui["params"]["delta"].value = 10.0**-3
+    monkeypatch.setattr(a, "set_params", lambda **p: 1 / 0)
+    a._ui["params"]["tau"].value = 0.1
+    assert "ZeroDivisionError" in a._ui["status"].value
+
+
+def test_go_to_t_jumps_forward_and_back(sea):
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, params=SMALL)
+    assert s.widget is not None
+    c = s._controls
+    c.goto.value = 3_400  # Enter in the box
+    assert s.t == 3_400 and "split at t=3,400" in s._ui["caption"].value
+    c.goto.value = 120
+    assert s.t == 120
+    c.go_to(10_000_000)  # beyond the stream: its end
+    assert s.t == s.n and "(end)" in c.position.value and c.goto.value == s.n
+    c.reset_button.click()
+    c.step1.click()
+    assert c.goto.value == 1  # the box shows where the stepper stands
+    c._syncing = True  # a value typed but not entered: the button takes it
+    c.goto.value = 120
+    c._syncing = False
+    assert s.t == 1
+    c.go_button.click()
+    assert s.t == 120
+
+
+def _polyline_points(svg: str, css: str) -> np.ndarray:
+    m = re.search(rf'<polyline[^>]*class="{css}"[^>]*points="([^"]*)"', svg) or re.search(
+        rf'<polyline[^>]*points="([^"]*)"[^>]*class="{css}"', svg
+    )
+    assert m, css
+    return np.array([[float(v) for v in p.split(",")] for p in m.group(1).split()])
+
+
+def test_the_accuracy_chart_holds_its_window_line():
+    """Electricity at t = 2,100-2,600: the last-500 line dips below the cumulative curve's
+    range; the chart's y range takes it in (it was clipped below the plot)."""
+    from workbench.experiments import tour
+
+    pair = tour.pair("Hoeffding tree (VFDT)", "EFDT (HATT)", "Electricity")
+    for t in (2_100, 2_400, 2_600):
+        pair.controls.go_to(t)
+        for s in pair.steppers:
+            svg = s.accuracy_svg()
+            clip = re.search(
+                r'<clipPath[^>]*><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" '
+                r'height="([\d.]+)"',
+                svg,
+            )
+            left, top, width, height = (float(v) for v in clip.groups())
+            # past the first instances (where any running accuracy swings from 0 to 1)
+            settled = left + width * (max(10, t // 50) - 1) / (t - 1)
+            for css in ("wb-acc-line", "wb-acc-window"):
+                pts = _polyline_points(svg, css)
+                pts = pts[pts[:, 0] >= settled]
+                assert pts[:, 1].min() >= top - 0.5, (t, css)
+                assert pts[:, 1].max() <= top + height + 0.5, (t, css, pts[:, 1].max())
+
+
+def test_pictures_have_titles_not_headings_and_fit_keeps_text_readable(sea):
+    """The book's pictures of a stepper: the title is bold text (an <h4> took the book's heading
+    style and showed as a giant heading); in "fit" a wide tree is shrunk to the column only
+    down to FIT_MIN_SCALE of its size."""
+    from workbench.viz.snapshot import tree_picture
+    from workbench.viz.style import FIT_MIN_SCALE
+
+    X, y = sea
+    s = viz.TreeStepper(make_ht, X, y, params=SMALL, title="SEA")
+    s.run_to(3_400)
+    html = s.picture_html(layout="tall")
+    assert "<h4" not in html and "<div class='wb-title'>SEA</div>" in html
+    if viz.has_dot():
+        big = HoeffdingTree(3, 2, grace_period=20, delta=0.1, tau=0.2).partial_fit(*sea)
+        assert big.n_leaves >= 15
+        picture = tree_picture(big.to_dot(), fit=True)
+        width = float(re.search(r'<svg[^>]*width="([\d.]+)pt"', picture).group(1)) * 4 / 3
+        shown = float(re.search(r"min-width:(\d+)px", picture).group(1))
+        assert shown == pytest.approx(FIT_MIN_SCALE * width, abs=1)
+        assert "min-width" not in tree_picture(big.to_dot(), fit=False)
+
+
+def test_no_import_circle_in_viz_and_the_exercises():
+    """Dependencies point one way: no circle among the modules of workbench.viz,
+    workbench.exercises and workbench.book, counting the imports inside functions (an import
+    inside a function that reaches back up is still a dependency that points up)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(viz.__file__).resolve().parents[1]
+    files = [*sorted((root / "viz").rglob("*.py")), *sorted((root / "exercises").rglob("*.py"))]
+    files.append(root / "book.py")
+
+    def name_of(path):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    names = {name_of(f): f for f in files}
+    graph = {}
+    for name, path in names.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = []
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")
+                if node.level:
+                    base = base[: len(base) - node.level + 1]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    mod = node.module or ""
+                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            deps |= {t for t in targets if t in names and t != name}
+        graph[name] = deps
+    seen, stack, circles = {}, [], []
+
+    def visit(u):
+        seen[u] = "open"
+        stack.append(u)
+        for v in sorted(graph[u]):
+            if seen.get(v) == "open":
+                circles.append(stack[stack.index(v) :] + [v])
+            elif v not in seen:
+                visit(v)
+        stack.pop()
+        seen[u] = "done"
+
+    for u in sorted(graph):
+        if u not in seen:
+            visit(u)
+    assert not circles, circles

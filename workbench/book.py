@@ -5,7 +5,7 @@ without installing anything.
     python3 dev.py book            # execute every notebook (full mode), build _build/book/html
     python3 dev.py book --quick    # the same in quick mode (minutes)
     python -m workbench.book --executed build/executed   # build from executed copies, no run
-    python3 dev.py book --quick --solutions   # the teacher's book: the exercises' solutions shown
+    python3 dev.py book --quick --solutions   # the teacher's book, from the teacher's notebooks
 
 The site is built by Jupyter Book 1 (Sphinx, sphinx-book-theme, MyST-NB), which builds offline
 (Jupyter Book 2 fetches its theme at build time).  The notebooks are executed here with nbclient,
@@ -18,6 +18,12 @@ carries a picture of their state (:mod:`workbench.viz.snapshot`), and the book i
 the widget view out and show that picture.
 
 Every ``notebooks/*.ipynb`` is picked up (in name order), so new notebooks need no change here.
+
+The students' book is built from the notebooks in ``notebooks/``, which hold no solution.  The
+teacher's book (``--solutions``) is built from the teacher's versions of the notebooks
+(:mod:`workbench.exercises.versions`, written to ``teacher/`` and executed into
+:data:`EXECUTED_TEACHER`), with each exercise's solution under it, and it alone has the page for
+teachers (``docs/teaching.md``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,20 +42,20 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 #: where the notebook tests (and ``dev.py book``) keep executed copies, outputs included
 EXECUTED = ROOT / "build" / "executed"
+#: the executed copies of the teacher's versions (``dev.py book --solutions``)
+EXECUTED_TEACHER = ROOT / "build" / "executed-teacher"
 #: the book's sources are assembled here (executed notebooks, findings, API page, config)
 SOURCE = ROOT / "_build" / "book" / "src"
 #: the finished site: open ``_build/book/html/index.html``
 HTML = ROOT / "_build" / "book" / "html"
 #: the teacher's build (``--solutions``): the same site with the exercises' solutions shown
 HTML_SOLUTIONS = ROOT / "_build" / "book" / "html-solutions"
-#: the page for teachers, first in the book (``docs/*.md`` other than it and the guide are
-#: findings)
+#: the page for teachers, first in the teacher's book and left out of the students'
+#: (``docs/*.md`` other than it and the guide are findings)
 TEACHING = ROOT / "docs" / "teaching.md"
 #: the guide's pages, in their order: the API in one page, how the workbench is built, how to
 #: add a learner (the README links them)
 GUIDE = tuple(ROOT / "docs" / f"{name}.md" for name in ("usage", "architecture", "extending"))
-#: the tag of the notebook cells that hold an exercise's worked solution
-SOLUTION_TAG = "solution"
 
 #: the workbench's public packages, documented in the API reference
 API_PACKAGES = (
@@ -91,6 +98,7 @@ sphinx:
     - sphinx.ext.autodoc
     - sphinx.ext.napoleon
     - sphinx.ext.mathjax
+    - workbench.book           # each script once per page (see workbench.book.setup)
   config:
     autodoc_default_options:
       members: true
@@ -298,7 +306,11 @@ def save_executed(nb, name: str, out_dir: Path = EXECUTED, quick: bool = True) -
     # the widgets' saved state carries graphviz-anywidget's 1.2 MB JavaScript bundle per tree;
     # the book shows the pictures in the display bundles instead (workbench.viz.snapshot)
     nb.metadata.pop("widgets", None)
-    nb.metadata["workbench"] = {"quick": bool(quick), "executed": time.strftime("%Y-%m-%d %H:%M")}
+    nb.metadata["workbench"] = {
+        **nb.metadata.get("workbench", {}),  # a teacher's version says so there
+        "quick": bool(quick),
+        "executed": time.strftime("%Y-%m-%d %H:%M"),
+    }
     target = out_dir / name
     nbformat.write(nb, target)
     return target
@@ -343,10 +355,11 @@ def stale(path: Path, executed_dir: Path = EXECUTED) -> bool:
 def assemble(
     executed_dir: Path = EXECUTED, source: Path = SOURCE, solutions: bool = False
 ) -> list[Path]:
-    """Write the book's sources into ``source``: config, table of contents, intro, the page for
-    teachers, the executed notebooks, the findings, the guide and the API page.  ``solutions``:
-    the teacher's book, with the exercises' worked solutions (cells tagged ``solution``) shown;
-    without it they are left out.  Returns the notebooks it took."""
+    """Write the book's sources into ``source``: config, table of contents, intro, the executed
+    notebooks, the findings, the guide and the API page.  ``solutions``: the teacher's book, whose
+    executed copies in ``executed_dir`` are the teacher's versions of the notebooks (each
+    exercise's solution under it), with the page for teachers first; the students' book has
+    neither.  Returns the notebooks it took."""
     executed_dir, source = Path(executed_dir), Path(source)
     missing = [p.name for p in notebooks() if not (executed_dir / p.name).exists()]
     if missing:
@@ -358,25 +371,35 @@ def assemble(
     if nb_dir.exists():
         shutil.rmtree(nb_dir)
     nb_dir.mkdir(parents=True)
+    for stale_page in source.glob("*.md"):
+        stale_page.unlink()  # a teacher's page left by an earlier build in the same folder
     taken, modes = [], set()
     for p in notebooks():
         copy = executed_dir / p.name
         nb = json.loads(copy.read_text())
+        teacher = nb.get("metadata", {}).get("workbench", {}).get("version") == "teacher"
+        if teacher != solutions:
+            which = "the teacher's version" if teacher else "a student's notebook"
+            raise ValueError(
+                f"{copy} is {which}: the {'teacher' if solutions else 'students'}'s book is "
+                f"built from {'the teacher' if solutions else 'the students'}'s notebooks"
+            )
         _drop_bare_widgets(nb)
-        _solutions(nb, shown=solutions)
+        _hide_tests(nb)
         for cell in nb.get("cells", []):
             if cell.get("cell_type") == "markdown":
                 text = (
                     "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
                 )
-                cell["source"] = table_math_bars(text)
+                cell["source"] = docs_links(table_math_bars(text))
         (nb_dir / p.name).write_text(json.dumps(nb, indent=1))
         meta = nb.get("metadata", {}).get("workbench", {})
         modes.add(meta.get("quick"))
         taken.append(nb_dir / p.name)
     guide = [f for f in GUIDE if f.exists()]
     findings = [f for f in sorted((ROOT / "docs").glob("*.md")) if f != TEACHING and f not in GUIDE]
-    for f in findings + guide + ([TEACHING] if TEACHING.exists() else []):
+    teaching = solutions and TEACHING.exists()
+    for f in findings + guide + ([TEACHING] if teaching else []):
         shutil.copy2(f, source / f.name)
     mode = {
         frozenset({True}): "The notebooks ran in **quick mode** (shorter streams, fewer trials): "
@@ -385,10 +408,11 @@ def assemble(
     }.get(frozenset(modes), "")
     (source / "_config.yml").write_text(_config(_ship_mathjax(source)))
     shown = (
-        "**Teacher's build**: each exercise's worked solution is shown under it."
+        "**Teacher's book**: each exercise shows its solution under it (the teacher's versions "
+        "of the notebooks), and the page for teachers comes first."
         if solutions
-        else "Each paper notebook ends with exercises; their solutions are in the teacher's "
-        "build of this book (`python3 dev.py book --solutions`)."
+        else "Each paper notebook ends with exercises that check the reader's answers and give "
+        "hints; the solutions are not in this book."
     )
     (source / "intro.md").write_text(INTRO.format(mode=mode, solutions=shown))
     (source / "api.md").write_text(API)
@@ -397,7 +421,7 @@ def assemble(
     for package in API_PACKAGES:
         (api_dir / f"{package}.md").write_text(_api_page(package))
     toc = ["format: jb-book", "root: intro", "parts:"]
-    if TEACHING.exists():
+    if teaching:
         toc += ["  - caption: Teaching", "    chapters:", f"      - file: {TEACHING.stem}"]
     toc += ["  - caption: Notebooks", "    chapters:"]
     toc += [f"      - file: notebooks/{p.stem}" for p in taken]
@@ -411,6 +435,13 @@ def assemble(
     toc += [f"          - file: api/{package}" for package in API_PACKAGES]
     (source / "_toc.yml").write_text("\n".join(toc) + "\n")
     return taken
+
+
+def docs_links(markdown: str) -> str:
+    """``markdown`` with its links to ``../docs/<page>.md`` (a notebook's link to the findings,
+    which JupyterLab opens from the repository) pointed at ``../<page>.md``, where the book keeps
+    that page (at its root): otherwise the book's link goes nowhere."""
+    return re.sub(r"\]\(\.\./docs/([\w.-]+\.md)(#[^)]*)?\)", r"](../\1\2)", markdown)
 
 
 def table_math_bars(markdown: str) -> str:
@@ -440,23 +471,21 @@ def table_math_bars(markdown: str) -> str:
     return "\n".join(out)
 
 
-def _solutions(nb: dict, shown: bool) -> int:
-    """Leave out the cells tagged ``solution`` (the student's book) or show them (the teacher's):
-    their output only (the worked solution), not the cell that asks for it, and not collapsed as
-    in the notebook.  Returns how many there were."""
-    kept, n = [], 0
-    for cell in nb.get("cells", []):
-        meta = cell.setdefault("metadata", {})
-        if SOLUTION_TAG not in meta.get("tags", []):
-            kept.append(cell)
-            continue
-        n += 1
-        if shown:
-            meta.pop("jupyter", None)
-            meta["tags"] = [*meta["tags"], "remove-input"]
-            kept.append(cell)
+def _hide_tests(nb: dict) -> int:
+    """Leave out of the book the autograder's test cells of a teacher's version (nbgrader's
+    ``grade`` cells that are not answers: an ``assert`` a reader has no use for).  Returns how
+    many."""
+    kept = [
+        c
+        for c in nb.get("cells", [])
+        if not (
+            c.get("metadata", {}).get("nbgrader", {}).get("grade")
+            and not c["metadata"]["nbgrader"].get("solution")
+        )
+    ]
+    removed = len(nb.get("cells", [])) - len(kept)
     nb["cells"] = kept
-    return n
+    return removed
 
 
 def _drop_bare_widgets(nb: dict) -> int:
@@ -505,6 +534,32 @@ def build(source: Path = SOURCE, html: Path = HTML, quiet: bool = True) -> Path:
     return html
 
 
+def _one_script_each(app, pagename, templatename, context, doctree) -> None:
+    """Keep one of each script a page would load twice.  Jupyter Book adds every ``.js`` file
+    of ``_static`` to every page, so the MathJax the book ships came once from there and once
+    from ``sphinx.ext.mathjax`` ("Cannot set property Package" on every page with maths), and
+    sphinx-thebe's and sphinx-togglebutton's settings came twice (``const THEBE_JS_URL``
+    declared twice, a page error): the first of each (by Sphinx's priority order) is kept."""
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen, kept = set(), []
+    for js in sorted(scripts, key=lambda js: getattr(js, "priority", 500)):
+        # an inline script's file name is None or "" depending on who added it
+        name = str(getattr(js, "filename", js) or "").split("?")[0]
+        key = (name, getattr(js, "attributes", {}).get("body", ""))
+        if key not in seen:
+            seen.add(key)
+            kept.append(js)
+    context["script_files"] = kept
+
+
+def setup(app):
+    """The book's own Sphinx extension (``workbench.book`` in the book's extensions)."""
+    app.connect("html-page-context", _one_script_each, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m workbench.book", description=__doc__.split("\n")[0]
@@ -520,7 +575,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--solutions",
         action="store_true",
-        help=f"the teacher's book, the exercises' solutions shown (built in {HTML_SOLUTIONS})",
+        help="the teacher's book: the teacher's versions of the notebooks (written to teacher/ "
+        f"and executed), the solutions shown, the page for teachers first (built in "
+        f"{HTML_SOLUTIONS})",
     )
     ap.add_argument(
         "--tidy",
@@ -532,9 +589,15 @@ def main(argv=None) -> int:
         changed = tidy()
         print(f"[book] {len(changed)} notebook(s) rewritten: {[p.name for p in changed]}")
         return 0
-    executed_dir = args.executed or EXECUTED
+    executed_dir = args.executed or (EXECUTED_TEACHER if args.solutions else EXECUTED)
     t0 = time.monotonic()
-    for p in notebooks():
+    sources = notebooks()
+    if args.solutions:
+        from workbench.exercises import versions
+
+        sources = versions.write_teacher()
+        print(f"[book] the teacher's versions of the notebooks in {versions.TEACHER}", flush=True)
+    for p in sources:
         if args.executed is None or stale(p, executed_dir):
             mode = "quick" if args.quick else "full"
             print(f"[book] executing {p.name} ({mode} mode)", flush=True)

@@ -1,5 +1,6 @@
 """The pieces every exercise set is made of: :class:`Feedback` (right or wrong, with a hint),
-:class:`Exercise` (a task, its check and its worked solution) and :class:`ExerciseSet`."""
+:class:`Exercise` (a task, its check, its right answer and its worked solution) and
+:class:`ExerciseSet`."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ import numpy as np
 @dataclass
 class Feedback:
     """What a check says: ``ok`` is True (right), False (wrong: ``message`` is the hint) or
-    None (no answer yet).  Shown in a notebook as one coloured line; ``bool(feedback)`` is
-    ``ok``."""
+    None (no answer yet).  ``complete`` is False when the first part of a two-part answer is
+    right and the second is still to come (a prediction checked before stepping to it).  Shown
+    in a notebook as one coloured line; ``bool(feedback)`` is ``ok``."""
 
     ok: bool | None
     message: str
+    complete: bool = True
 
     def __bool__(self) -> bool:
         return bool(self.ok)
@@ -97,20 +100,30 @@ def grade(answer, what: str, truth: float, rel: float, ok: str, slips=(), hint: 
     return wrong(hint)
 
 
+def _missing(what: str):
+    def fn(**context):
+        raise NotImplementedError(f"this exercise has no {what} yet")
+
+    return fn
+
+
 @dataclass
 class Exercise:
-    """One task: ``check(*answers, **context)`` returns a :class:`Feedback`; ``solution()``
-    returns the worked solution as Markdown (its numbers computed here, and its answer passed
-    through ``check``)."""
+    """One task: ``check(*answers, **context)`` returns a :class:`Feedback`; ``answer(**context)``
+    the right answer (a tuple when the check takes several); ``solution(**context)`` the worked
+    solution as Markdown (its numbers computed here, and its answer passed through ``check``).
+    ``context`` is what the notebook passes by keyword (a stepper the exercise looks at)."""
 
     number: int
     title: str
     check: Callable[..., Feedback]
-    solution: Callable[[], str]
+    solution: Callable[..., str] = field(default_factory=lambda: _missing("worked solution"))
+    answer: Callable[..., object] = field(default_factory=lambda: _missing("answer"))
 
 
 class Solution:
-    """A worked solution, shown as Markdown in a notebook (the teacher reveals the cell)."""
+    """A worked solution, shown as Markdown in a notebook (the teacher's version of the notebook
+    displays it under the exercise's check)."""
 
     def __init__(self, markdown: str):
         self.markdown = markdown
@@ -124,25 +137,50 @@ class Solution:
 
 @dataclass
 class ExerciseSet:
-    """The exercises of one notebook, by number."""
+    """The exercises of one notebook, by number.  A module of exercises builds one::
+
+    S = ExerciseSet("04_frugal_hoeffding_tree")
+    check, solution = S.check, S.solution
+
+    @S.add("the gain of Humidity by hand")   # the check: exercise 1 (numbered in order)
+    def _e1(answer): ...                      # returns a Feedback (grade, choice, ...)
+
+    @S.answers(1)                             # its right answer (for the teacher's version)
+    def _a1(): ...
+
+    @S.solves(1)                              # its worked solution, as Markdown
+    def _s1(): ...
+    """
 
     notebook: str
     exercises: dict[int, Exercise] = field(default_factory=dict)
 
     def add(self, title: str):
-        """Decorator pair: ``@S.add(title)`` on the check, then ``@S.solves(number)``."""
+        """Decorator: ``@S.add(title)`` on the check makes the next exercise."""
 
         def wrap(check):
             n = len(self.exercises) + 1
-            self.exercises[n] = Exercise(n, title, check, lambda: "")
+            self.exercises[n] = Exercise(n, title, check)
             check.exercise = n
             return check
 
         return wrap
 
     def solves(self, n: int):
+        """Decorator: the worked solution of exercise ``n`` (Markdown)."""
+
         def wrap(fn):
-            self.exercises[n].solution = fn
+            self._get(n).solution = fn
+            return fn
+
+        return wrap
+
+    def answers(self, n: int):
+        """Decorator: the right answer of exercise ``n`` (a tuple when its check takes several
+        answers), computed from the same numbers as the check."""
+
+        def wrap(fn):
+            self._get(n).answer = fn
             return fn
 
         return wrap
@@ -161,6 +199,17 @@ class ExerciseSet:
     def solution(self, n: int, **context) -> Solution:
         """The worked solution of exercise ``n`` (for the teacher)."""
         return Solution(self._get(n).solution(**context))
+
+    def answer(self, n: int, **context):
+        """The right answer of exercise ``n`` (for the teacher's version; a tuple when the
+        check takes several answers)."""
+        return self._get(n).answer(**context)
+
+    def passed(self, n: int, *answers, **context) -> bool:
+        """True when ``answers`` answer exercise ``n`` right and in full (what a grader counts:
+        nbgrader's hidden test in the teacher's version asserts it)."""
+        feedback = self.check(n, *answers, **context)
+        return feedback.ok is True and feedback.complete
 
     def titles(self) -> list[str]:
         return [f"{n}. {e.title}" for n, e in self.exercises.items()]

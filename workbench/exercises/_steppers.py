@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.dot import node_test
-from ._core import number, right, wrong
+from ._core import Feedback, number, right, wrong
 
 
 def next_split(stepper, since: int, node: int | None = None, chunk: int = 100):
@@ -34,10 +34,11 @@ def next_split(stepper, since: int, node: int | None = None, chunk: int = 100):
 
 def stepped_to(t, when: int, ok: str, hint: str, first: str):
     """The second answer of a predict-then-step exercise, the ``t`` the student stepped to:
-    none yet (``first`` says to step now), within one of ``when`` (``ok``; the panel counts
-    instances from 1, the tree's times from 0) or not (``hint``)."""
+    none yet (the prediction is right, the answer not complete: ``first`` says to step now),
+    within one of ``when`` (``ok``; the panel counts instances from 1, the tree's times from 0)
+    or not (``hint``)."""
     if t is None:
-        return right(first)
+        return Feedback(True, first, complete=False)
     got = number(t, "the t you stepped to")
     if not isinstance(got, float):
         return got

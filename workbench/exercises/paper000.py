@@ -7,11 +7,11 @@ import math
 
 from .. import bounds
 from ..experiments.paper000.theorem_4 import practical, schedule
-from ._core import ExerciseSet, grade, choice, wrong
+from ._core import ExerciseSet, choice, grade, tex_int, wrong
 from ._steppers import next_split, stepped_to
 
 S = ExerciseSet("01_confidence_decision_trees")
-check, solution = S.check, S.solution
+check, solution, answer, passed = S.check, S.solution, S.answer, S.passed
 
 # the numbers of the tasks (the notebook's Markdown states them)
 E1 = dict(m=2_000, delta=0.01)
@@ -40,9 +40,18 @@ def _e1(answer) -> object:
                 float(bounds.gini(m, delta / 2)),
                 "use ln(2/delta) as Theorem 2 prints it, not ln(4/delta)",
             ),
+            (
+                math.sqrt(8 / m * math.log10(2 / delta)) + 4 * math.sqrt(1 / m),
+                "ln is the natural logarithm (base e), not log10",
+            ),
         ],
         "epsilon_Gini(m, delta) = sqrt(8/m ln(2/delta)) + 4 sqrt(1/m), natural logarithm",
     )
+
+
+@S.answers(1)
+def _a1() -> float:
+    return float(bounds.gini(E1["m"], E1["delta"]))
 
 
 @S.solves(1)
@@ -82,6 +91,12 @@ def _e2(answer) -> object:
     )
 
 
+@S.answers(2)
+def _a2() -> float:
+    p = E2
+    return float(practical(p["m"], p["depth"], p["t"], p["d"], p["c"]))
+
+
 @S.solves(2)
 def _s2() -> str:
     p = E2
@@ -116,6 +131,11 @@ def _e3(answer) -> object:
         "inside a logarithm",
         [
             (
+                1 / truth,
+                "that is epsilon_t(h = 0) / epsilon_t(h = 20): the question asks for the deep "
+                "leaf's radius over the root's",
+            ),
+            (
                 lambda v: v > 2,
                 "much less than that: the depth only divides delta, and delta "
                 "sits inside a logarithm under a square root; read the middle panel of the "
@@ -125,6 +145,11 @@ def _e3(answer) -> object:
         "read epsilon_t at h = 0 and h = 20 in the middle panel (m = 1,000, t = 10^5, d = 5, "
         "Gini) or compute both with Theorem 2 at delta / ((h+1)(h+2) t d m)",
     )
+
+
+@S.answers(3)
+def _a3() -> float:
+    return _depth_ratio()
 
 
 @S.solves(3)
@@ -163,11 +188,19 @@ def _e4(feature, t=None, *, stepper) -> object:
         when,
         f"the root splits on {test} at t = {when:,}, long after C-Tree: with tau = 0 and two "
         "features of close gains the H-Tree waits for the margin to exceed epsilon",
-        f"{name} is right; the t is not: step k with k = 100 and read the split marker of the "
-        "split chart (the root tests once per grace period)",
-        f"the root will test {name}; now step (step k) until it splits and give the t as the "
-        "second answer",
+        f"{name} is right; the t is not: step on (or type a t into 'go to t') and read the "
+        "split marker of the split chart (the root tests once per grace period)",
+        f"the root will test {name}; now step (step k, or 'go to t') until it splits and give "
+        "the t as the second answer",
     )
+
+
+@S.answers(4)
+def _a4(*, stepper) -> tuple[str, int]:
+    hit = next_split(stepper, E4_START, node=0)
+    if hit is None:
+        raise ValueError("this stream ends before the H-Tree splits (was delta changed?)")
+    return hit[1], hit[3]
 
 
 @S.solves(4)
@@ -175,8 +208,9 @@ def _s4(*, stepper) -> str:
     _, name, test, when = next_split(stepper, E4_START, node=0)
     return (
         "**Solution.** The generating tree's root tests "
-        f"{name}, and the H-Tree's root ends on the same feature: **{test}**, at $t={when:,}$ "
-        "(step k = 100 until the split chart shows the green split line). Its root waited from "
+        f"{name}, and the H-Tree's root ends on the same feature: **{test}**, at $t={tex_int(when)}$ "
+        "(step there, or type it into *go to t*: the split chart shows the green split line). "
+        "Its root waited from "
         "$t=0$: the gains of the features are close, so $G(\\text{best})-G(\\text{second})$ "
         "needs many examples to exceed the Hoeffding $\\varepsilon$, and with $\\tau=0$ no tie "
         f"rule cuts the wait short. Check: {check(4, name, when, stepper=stepper)!r}"

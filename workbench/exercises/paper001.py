@@ -10,7 +10,7 @@ from .._numbers import count
 from ._core import ExerciseSet, grade, choice, right, wrong
 
 S = ExerciseSet("02_bayesian_credible_trees")
-check, solution = S.check, S.solution
+check, solution, answer, passed = S.check, S.solution, S.answer, S.passed
 
 E1 = dict(n_pos=6, n_neg=2)
 E2 = dict(small=(6, 2), large=(60, 20), level=0.90)
@@ -42,10 +42,20 @@ def _e1(answer) -> object:
                 "Beta(7, 3) above 1/2",
             ),
             (1 - truth, "that is P(mu <= 1/2), the other side"),
+            (
+                _p_above_half(E1["n_pos"] - 1, E1["n_neg"] - 1),
+                "that is Beta(6, 2): the uniform prior adds one to each count, so the "
+                "posterior is Beta(7, 3)",
+            ),
         ],
-        "the posterior is Beta(7, 3); P(mu > 1/2) = P(Binomial(9, 1/2) <= 6), or "
-        "1 - scipy.stats.beta.cdf(0.5, 7, 3)",
+        "the posterior is Beta(7, 3): put a = 7, b = 3 and x = 1/2 into the identity of the "
+        "question, count the binomial outcomes it names, then take the complement",
     )
+
+
+@S.answers(1)
+def _a1() -> float:
+    return _p_above_half(**E1)
 
 
 @S.solves(1)
@@ -71,7 +81,7 @@ def _width(n_pos: int, n_neg: int, level: float) -> float:
 
 @S.add("ten times the labels: how much narrower?")
 def _e2(answer) -> object:
-    truth = _width(*E2["small"], E2["level"]) / _width(*E2["large"], E2["level"])
+    truth = _ratio()
     return grade(
         answer,
         "width(6:2) / width(60:20) of the 90% interval",
@@ -80,10 +90,32 @@ def _e2(answer) -> object:
         f"the interval is {truth:.2f} times narrower: close to sqrt(10) = 3.16, the 1/sqrt(n) "
         "of every mean; a little less, because the uniform prior's two pseudo-labels narrow "
         "the interval at 8 labels more than at 80",
-        [(10, "not 10: a posterior's spread shrinks like 1/sqrt(n), as a sample mean's")],
-        "compute both equal-tailed 90% intervals with scipy.stats.beta.ppf([0.05, 0.95], "
-        "n_pos + 1, n_neg + 1) and divide the widths",
+        [
+            (10, "not 10: a posterior's spread shrinks like 1/sqrt(n), as a sample mean's"),
+            (
+                10**0.5,
+                "that is the 1/sqrt(n) prediction; now compute the two intervals themselves: "
+                "the prior's pseudo-labels move the ratio away from it",
+            ),
+            (
+                1 / truth,
+                "that is width(60:20) / width(6:2), below 1: the question asks how many times "
+                "narrower, the wide interval's width over the narrow one's",
+            ),
+        ],
+        "each posterior is Beta(n_pos + 1, n_neg + 1) (the uniform prior adds one to each "
+        "count); the interval runs from its 5% to its 95% quantile, and the ratio is the "
+        "width at 6:2 over the width at 60:20",
     )
+
+
+def _ratio() -> float:
+    return _width(*E2["small"], E2["level"]) / _width(*E2["large"], E2["level"])
+
+
+@S.answers(2)
+def _a2() -> float:
+    return _ratio()
 
 
 @S.solves(2)
@@ -98,6 +130,12 @@ def _s2() -> str:
         "two pseudo-labels, which narrow the interval at 8 labels more than at 80, so the ratio "
         f"comes out a little lower. Check: {check(2, a / b)!r}"
     )
+
+
+def _order() -> tuple[str, int, int]:
+    """The answer to exercise 3 and the two leaf counts (delta = 0.2, delta = 0.05)."""
+    big, small = (_leaves(d) for d in E3["deltas"])
+    return ("fewer" if small < big else "more" if small > big else "the same"), big, small
 
 
 def _leaves(delta: float) -> int:
@@ -117,8 +155,7 @@ def _e3(answer) -> object:
     said = choice(answer, ORDER, "'fewer', 'the same' or 'more' leaves with delta = 0.05")
     if not isinstance(said, str):
         return said
-    big, small = (_leaves(d) for d in E3["deltas"])
-    truth = "fewer" if small < big else "more" if small > big else "the same"
+    truth, big, small = _order()
     if said == truth:
         return right(
             f"{count(small, 'leaf', 'leaves')} at delta = 0.05 against {big} at delta = 0.2 after 200 "
@@ -132,10 +169,14 @@ def _e3(answer) -> object:
     )
 
 
+@S.answers(3)
+def _a3() -> str:
+    return _order()[0]
+
+
 @S.solves(3)
 def _s3() -> str:
-    big, small = (_leaves(d) for d in E3["deltas"])
-    truth = "fewer" if small < big else "more" if small > big else "the same"
+    truth, big, small = _order()
     return (
         f"**Solution.** After 200 labels (seed 1) BOCT has {count(big, 'leaf', 'leaves')} "
         f"at $\\delta=0.2$ and {count(small, 'leaf', 'leaves')} at $\\delta=0.05$. The test "

@@ -10,7 +10,7 @@ from ..core.analytic import analytic_cut
 from ._core import ExerciseSet, grade, choice, right, tex_int, wrong
 
 S = ExerciseSet("03_ultra_fast_forest_trees")
-check, solution = S.check, S.solution
+check, solution, answer, passed = S.check, S.solution, S.answer, S.passed
 
 E1 = dict(p1=0.7, m1=0.0, v1=1.0, p2=0.3, m2=2.0, v2=1.0)
 E2 = dict(delta=1e-6, tau=0.05, R=1.0)
@@ -38,10 +38,19 @@ def _e1(answer) -> object:
                 "right size, wrong way: the more likely class takes more "
                 "of the line, so the cut moves away from its mean",
             ),
+            (
+                1 + math.log10(7 / 3) / 2,
+                "the densities hold exp(...): take natural logarithms, not log10",
+            ),
         ],
-        "with equal variances the quadratic is linear: p1 N(x; 0, 1) = p2 N(x; 2, 1) gives "
-        "x = 1 + ln(p1 / p2) / 2",
+        "take logarithms of both sides: with equal variances the x^2 terms cancel and a "
+        "linear equation in x is left",
     )
+
+
+@S.answers(1)
+def _a1() -> float:
+    return float(analytic_cut(*E1.values()))
 
 
 @S.solves(1)
@@ -81,9 +90,19 @@ def _e2(answer) -> object:
                 lambda v: abs(v - n / 2) <= 2,
                 "the bound is sqrt(R^2 ln(1/delta) / (2n)): keep the 2 in the denominator",
             ),
+            (
+                lambda v: abs(v - math.log10(1 / E2["delta"]) / (2 * E2["tau"] ** 2)) <= 2,
+                "ln is the natural logarithm: ln(10^6), not log10(10^6)",
+            ),
         ],
-        "solve sqrt(ln(1/delta) / (2n)) < tau for n, with R = 1 bit (two classes)",
+        "square both sides of sqrt(ln(1/delta) / (2n)) < tau and solve for n (R = 1 bit); "
+        "n counts instances, a whole number",
     )
+
+
+@S.answers(2)
+def _a2() -> int:
+    return _n_tie()
 
 
 @S.solves(2)
@@ -100,8 +119,8 @@ def _s2() -> str:
 
 STATES = {
     "in control": ("control", "ok", "normal", "none"),
-    "warning": ("warn",),
-    "drift": ("out of control", "change"),
+    "warning": ("warn", "in warning"),
+    "drift": ("out of control", "change", "in drift"),
 }
 
 
@@ -126,10 +145,20 @@ def _e3(answer) -> object:
             f"p + s = {level:.4f} lies between the warning level {warn:.4f} and the "
             f"drift level {drift:.4f}: the node starts a warning window, not a prune"
         )
+    if said == "in control":
+        return wrong(
+            "DDM compares p + s, not p alone, with the levels: add s = sqrt(p(1-p)/n) to "
+            "p = 60/500 before comparing"
+        )
     return wrong(
         "compute p = 60/500 and s = sqrt(p(1-p)/n), then compare p + s with "
         "p_min + 2 s_min (warning) and p_min + 3 s_min (drift)"
     )
+
+
+@S.answers(3)
+def _a3() -> str:
+    return _ddm()[3]
 
 
 @S.solves(3)

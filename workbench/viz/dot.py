@@ -63,20 +63,23 @@ def to_dot(
     )
 
 
-def node_counts(model, X, times=None) -> np.ndarray:
+def node_counts(model, X, times=None, tree: int = 0) -> np.ndarray:
     """How many rows of ``X`` pass through each node of ``model``'s current tree.
 
     times: optional model time (1-based count of instances learned) at which each row was
     learned; a row then counts at a node only if the node already existed (``t_created``
     before it), so the result is "instances this node has seen" for the stream the model
-    learned.  Indexed by node row, zero for free rows.
+    learned.  Indexed by node row, zero for free rows.  tree: for a forest (UFFT, whose
+    ``apply`` gives a leaf per tree), the pairwise tree counted.
     """
     X = model._check_X(X)
     T = model.tree
     counts = np.zeros(T.kind.shape[0], np.int64)
     if X.shape[0] == 0:
         return counts
-    cur = model.apply(X)
+    cur = np.asarray(model.apply(X))
+    if cur.ndim == 2:
+        cur = cur[:, tree].copy()
     if times is not None:
         times = np.asarray(times, np.int64)
         if times.shape != (X.shape[0],):

@@ -11,6 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .dot import to_dot
+
 FORMATS = ("svg", "png", "pdf")
 
 INSTALL_HINT = (
@@ -38,6 +40,18 @@ def dot_executable() -> str | None:
 def has_dot() -> bool:
     """True if static export (:func:`render`) works on this machine."""
     return dot_executable() is not None
+
+
+def svg_with_dot(source: str, timeout: float = 60.0) -> str | None:
+    """DOT ``source`` laid out by ``dot`` as SVG text, or None without ``dot`` (or if it
+    fails): the static pictures of the widgets, which fall back to the DOT source."""
+    exe = dot_executable()
+    if exe is None:
+        return None
+    proc = subprocess.run(
+        [exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=timeout
+    )
+    return proc.stdout.decode() if proc.returncode == 0 else None
 
 
 def dot_source_to_file(
@@ -80,7 +94,5 @@ def render(model, path, format: str | None = None, **dot_options) -> Path:
             raise ValueError("options apply to a model, not to DOT source")
         source = model
     else:
-        from .dot import to_dot
-
         source = to_dot(model, **dot_options)
     return dot_source_to_file(source, path, format)

@@ -11,18 +11,30 @@ the picture gives the DOT source instead of the drawing.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
-from .view import TREE_CSS, _svg_with_dot
+from .render import svg_with_dot
+from .style import FIT_MIN_SCALE, TREE_CSS
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def _natural_width(svg: str) -> float | None:
+    """The width of ``dot``'s SVG in CSS pixels (its ``width`` attribute is in points)."""
+    m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', svg)
+    if not m:
+        return None
+    return float(m.group(1)) * (4 / 3 if m.group(2) in (None, "pt") else 1.0)
 
 
 def tree_picture(dot_source: str, fit: bool = False) -> str:
     """The tree as inline SVG laid out by ``dot`` (or its DOT source), in a box that scrolls
     sideways rather than shrinking the drawing: node text keeps Graphviz's size (10 pt).
-    ``fit``: shrink a tree wider than the column to its width instead."""
-    svg = _svg_with_dot(dot_source)
+    ``fit``: shrink a tree wider than the column to its width instead, but not below
+    :data:`~workbench.viz.style.FIT_MIN_SCALE` of its size (so that its text stays readable;
+    beyond that the box scrolls)."""
+    svg = svg_with_dot(dot_source)
     if svg is None:
         return (
             "<div class='wb-tree-static wb-muted'>(Graphviz's <code>dot</code> was not installed "
@@ -30,6 +42,9 @@ def tree_picture(dot_source: str, fit: bool = False) -> str:
         )
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg
+    natural = _natural_width(svg)
+    if fit and natural:
+        svg = svg.replace("<svg", f"<svg style='min-width:{FIT_MIN_SCALE * natural:.0f}px'", 1)
     css = "wb-tree-static wb-fit" if fit else "wb-tree-static"
     return f"<div class='{css}' style='overflow-x:auto; max-width:100%'>{svg}</div>"
 

@@ -13,31 +13,15 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .render import dot_executable
+from .dot import to_dot
+from .render import svg_with_dot
+from .snapshot import picture_bundle, tree_picture
+from .style import FIT_MIN_SCALE, TREE_CSS
 
 try:  # pragma: no cover - exercised by whichever branch is installed
     from graphviz_anywidget import GraphvizAnyWidget
 except ImportError:  # pragma: no cover
     GraphvizAnyWidget = None
-
-#: CSS of the drawn trees: the SVG keeps Graphviz's own size (node text 10 pt, about 13 px)
-#: and its box scrolls sideways and down when the tree is wider or taller than the column;
-#: shrinking a wide tree to the column made its text unreadable beyond about six leaves
-TREE_CSS = """
-<style>
-.wb-tree, .wb-tree-static { overflow: auto; max-height: 80vh; }
-.wb-tree svg, .wb-tree-static svg { max-width: none; height: auto; }
-.wb-fit .wb-tree svg, .wb-tree-static.wb-fit svg { max-width: 100%; height: auto; }
-.wb-stepper .wb-chart { display: block; }
-.wb-stepper .widget-html-content { line-height: 1.35; }
-.wb-instance table { border-collapse: collapse; font-size: 12px; }
-.wb-instance td, .wb-instance th { padding: 1px 6px; text-align: left; }
-.wb-ok { color: #1a7f37; font-weight: bold; }
-.wb-bad { color: #c62828; font-weight: bold; }
-.wb-muted { color: #777; }
-</style>
-"""
-
 
 #: the line above a drawn tree that says how to see all of it
 SCROLL_HINT = (
@@ -49,16 +33,6 @@ ZOOM_HINT = (
     "<div class='wb-muted wb-tree-hint' style='font-size:11px'>Zoom: mouse wheel over the tree; "
     "pan: drag it.</div>"
 )
-
-
-def _svg_with_dot(source: str) -> str | None:
-    exe = dot_executable()
-    if exe is None:
-        return None
-    import subprocess
-
-    proc = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=60)
-    return proc.stdout.decode() if proc.returncode == 0 else None
 
 
 class _FallbackTree(widgets.HTML):
@@ -76,7 +50,7 @@ class _FallbackTree(widgets.HTML):
     @dot_source.setter
     def dot_source(self, source: str) -> None:
         self._source = source
-        svg = _svg_with_dot(source)
+        svg = svg_with_dot(source)
         self.value = (
             svg
             if svg is not None
@@ -96,12 +70,51 @@ class _FallbackTree(widgets.HTML):
 #: widget the same module, so that one jQuery serves them all.
 _ONCE_ESM = """\
 const KEY = "__workbench_graphviz_anywidget__";
+const MIN_SCALE = __MIN_SCALE__;
 function bundle() {
   if (!globalThis[KEY]) {
     const url = URL.createObjectURL(new Blob([SOURCE], { type: "text/javascript" }));
     globalThis[KEY] = import(url).finally(() => URL.revokeObjectURL(url));
   }
   return globalThis[KEY];
+}
+// "fit" shrinks a wide drawing to its column, but not below MIN_SCALE of its size (the text
+// stays readable); a drawing wider than that scrolls, opened with its root in view
+function naturalWidth(svg) {
+  const m = /^([\\d.]+)(pt|px)?$/.exec(svg.getAttribute("width") || "");
+  if (m) return parseFloat(m[1]) * (m[2] === "px" ? 1 : 4 / 3);
+  const vb = svg.viewBox && svg.viewBox.baseVal;
+  return vb && vb.width ? vb.width * 4 / 3 : 0;
+}
+function keepReadable(el) {
+  const svg = el.querySelector("svg");
+  if (!svg) return;
+  const fit = !!el.closest(".wb-fit");
+  const want = fit ? `${Math.round(naturalWidth(svg) * MIN_SCALE)}px` : "";
+  if (svg.style.minWidth !== want) svg.style.minWidth = want;
+  el.dataset.minScale = fit ? String(MIN_SCALE) : "";
+  if (fit && el.scrollWidth > el.clientWidth + 1 && el.dataset.scrolledFor !== svg.getAttribute("viewBox")) {
+    const root = svg.querySelector("g.node");
+    if (root) {
+      const r = root.getBoundingClientRect(), b = el.getBoundingClientRect();
+      el.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+    }
+    el.dataset.scrolledFor = svg.getAttribute("viewBox") || "";
+  }
+}
+function watch(el) {
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; keepReadable(el); });
+  };
+  const obs = new MutationObserver(later);
+  obs.observe(el, { subtree: true, childList: true, attributes: true, attributeFilter: ["width", "viewBox"] });
+  const holder = el.closest(".wb-tree-holder");
+  if (holder) obs.observe(holder, { attributes: true, attributeFilter: ["class"] });
+  later();
+  return () => obs.disconnect();
 }
 export default {
   async initialize(ctx) {
@@ -110,7 +123,9 @@ export default {
   },
   async render(ctx) {
     const m = await bundle();
-    return m.default.render(ctx);
+    const done = await m.default.render(ctx);
+    const stop = watch(ctx.el);
+    return () => { stop(); if (typeof done === "function") done(); };
   },
 };
 """
@@ -121,7 +136,9 @@ def _drawing_class():
     """GraphvizAnyWidget with its bundle loaded once per page (see :data:`_ONCE_ESM`)."""
     esm = GraphvizAnyWidget._esm  # anywidget turned the file's path into its contents
     source = esm if isinstance(esm, str) else str(esm)
-    esm = f"const SOURCE = {json.dumps(source)};\n" + _ONCE_ESM
+    esm = f"const SOURCE = {json.dumps(source)};\n" + _ONCE_ESM.replace(
+        "__MIN_SCALE__", str(FIT_MIN_SCALE)
+    )
 
     class Drawing(GraphvizAnyWidget):
         _esm = esm
@@ -144,8 +161,9 @@ def tree_widget(dot_source: str = "digraph { }", zoom: bool = False):
 
 #: the ways of fitting a wide tree in its box (:func:`view_control`), and what each does
 VIEWS = {
-    "fit": "Fit: a tree wider than the column is shrunk to its width (choose full size to read "
-    "small text)",
+    "fit": f"Fit: a tree wider than the column is shrunk to its width, down to "
+    f"{FIT_MIN_SCALE:.0%} of its size so that its text stays readable; a wider one scrolls "
+    "sideways, opened at its root",
     "full size": "Full size: a wide tree scrolls sideways (scroll bar under it, or shift + "
     "mouse wheel)",
     "zoom": "Zoom: mouse wheel over the tree zooms, dragging pans",
@@ -197,8 +215,6 @@ def show(model, zoom: bool = False, max_nodes: int | None = 120, **dot_options):
     (its last child draws; setting ``.dot_source`` on it redraws).  Works on a pip-only install:
     the layout runs in the browser (Graphviz as WebAssembly), no ``dot`` program needed.
     """
-    from .dot import to_dot
-
     return show_dot(to_dot(model, max_nodes=max_nodes, **dot_options), zoom=zoom)
 
 
@@ -225,8 +241,6 @@ class TreeView(widgets.VBox):
         self.children[-1].dot_source = source
 
     def _repr_mimebundle_(self, **kwargs):
-        from .snapshot import picture_bundle, tree_picture
-
         bundle = super()._repr_mimebundle_(**kwargs)
         title = "".join(c.value for c in self.children[1:-2] if isinstance(c, widgets.HTML))
         return picture_bundle(bundle, title + tree_picture(self.children[-1].dot_source))

@@ -188,14 +188,21 @@ def c45_curve(X, y, n_runs=None, every=None, seed=0):
     )
 
 
-def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
-    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column)."""
+def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True, progress=False):
+    """The curves of one panel of Figure 6 (tidy, with a ``dataset`` column); ``progress``: a
+    bar counting the curves done (tqdm)."""
+    from tqdm.auto import tqdm
+
     s = sizes()
     n_runs = n_runs or s.pool_runs
     X, y = dataset(name)
     settings = settings or {}
     frames = []
-    for learner in ("BOCT", "BOCT-AL", "Hoeffding"):
+    learners = ("BOCT", "BOCT-AL", "Hoeffding")
+    bar = tqdm(
+        total=len(learners) + bool(with_c45), desc=f"Figure 6 on {name}", disable=not progress
+    )
+    for learner in learners:
         kw = settings.get(learner, {})
         risk, leaves = pool_runs(X, y, learner, n_runs=n_runs, seed=seed, **kw)
         frames.append(
@@ -209,8 +216,11 @@ def fig6(name, settings=None, n_runs=None, seed=0, with_c45=True):
                 )
             )
         )
+        bar.update()
     if with_c45:
         frames.append(c45_curve(X, y, seed=seed))
+        bar.update()
+    bar.close()
     out = pd.concat(frames, ignore_index=True)
     out.insert(0, "dataset", name)
     return out

@@ -8,10 +8,10 @@ from html import escape
 
 import numpy as np
 
-from ...core.dot import node_test, tree_to_dot
+from ...core.dot import node_test
 from ...core.state import LEAF
 from ..svgchart import line_chart
-from ..view import TREE_CSS
+from ..style import TREE_CSS
 
 
 def edits_html(edits: list[dict], last: int = 3) -> str:
@@ -68,15 +68,20 @@ class _Drawing:
         return f"{type(self.model).__name__}({params})"
 
     def _heading(self) -> str:
+        """The panel's title (bold text, not a heading: in the rendered book a heading would
+        take the page's heading style) and the learner with its parameters under it."""
+        which = self.lens.title()
         sub = (
             f"<div class='wb-muted wb-learner' style='font-size:11px'>"
-            f"{escape(self.describe())}</div>"
+            f"{escape(self.describe())}{'; ' + escape(which) if which else ''}</div>"
         )
-        return (
-            f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.title or '')}</h4>{sub}"
-            if self.title
-            else f"{TREE_CSS}<h4 style='margin:4px 0 0 0'>{escape(self.describe())}</h4>"
-        )
+        if not self.title:
+            return f"{TREE_CSS}<div class='wb-title'>{escape(self.describe())}</div>" + (
+                f"<div class='wb-muted' style='font-size:11px'>{escape(which)}</div>"
+                if which
+                else ""
+            )
+        return f"{TREE_CSS}<div class='wb-title'>{escape(self.title)}</div>{sub}"
 
     def dot(self) -> str:
         """DOT source of the current tree with the last instance's path highlighted."""
@@ -86,8 +91,7 @@ class _Drawing:
         size = self.model.tree.kind.shape[0]
         if counts.shape[0] < size:
             counts = np.concatenate([counts, np.zeros(size - counts.shape[0], np.int64)])
-        return tree_to_dot(
-            self.model,
+        return self.lens.dot(
             feature_names=self.feature_names,
             class_names=self.class_names,
             highlight=highlight,
@@ -167,7 +171,9 @@ class _Drawing:
             f"<b>{acc}</b> ({_fmt_int(right)} of {_fmt_int(self.t)} right)</div>"
         )
         T = model.tree
-        inner = np.flatnonzero((T.kind > 0) & (T.t_split >= 0))
+        lens = self.lens
+        shown = lens.nodes() if lens.forest else np.arange(T.kind.shape[0])
+        inner = shown[(T.kind[shown] > 0) & (T.t_split[shown] >= 0)]
         last_split = ""
         if inner.size:
             u = int(inner[np.argmax(T.t_split[inner])])
@@ -180,10 +186,10 @@ class _Drawing:
             )
         if self.edits:
             parts.append(edits_html(self.edits))
-        leaves = model.n_leaves
+        leaves = lens.n_leaves
         parts.append(
             f"<div class='wb-treestats' data-leaves='{leaves}'>{leaves} "
-            f"{'leaf' if leaves == 1 else 'leaves'}, depth {model.depth}{last_split}"
+            f"{'leaf' if leaves == 1 else 'leaves'}, depth {lens.depth}{last_split}"
             "</div></div>"
         )
         return "".join(parts)
@@ -227,8 +233,13 @@ class _Drawing:
                 )
         ylim = (0.0, 1.0)
         if series:
-            settled = series[0]["y"][series[0]["x"] >= min(t, max(10, t // 50))]
-            ylim = (max(0.0, math.floor((float(settled.min()) - 0.03) * 20) / 20), 1.0)
+            # from where the curves have settled (the first instances swing from 0 to 1), the
+            # lowest point of every line, the window's dips included, fits in the chart
+            start = min(t, max(10, t // 50))
+            settled = np.concatenate([s["y"][s["x"] >= start] for s in series])
+            settled = settled[np.isfinite(settled)]
+            low = float(settled.min()) if settled.size else 0.0
+            ylim = (max(0.0, math.floor((low - 0.03) * 20) / 20), 1.0)
         return line_chart(
             series,
             width=width,
@@ -244,6 +255,22 @@ class _Drawing:
     def split_svg(self, width: int = 380, height: int = 190) -> str:
         trace = self.focus_trace()
         attrs = {"data-leaf": "", "data-split": "", "data-crossed": "", "data-points": 0}
+        if trace is not None and not self.lens.traced:
+            # a forest's leaf (UFFT) does not report its numbers one by one: say what it does
+            attrs.update({"data-leaf": trace.leaf, "data-untraced": "1"})
+            return line_chart(
+                [],
+                width=width,
+                height=height,
+                title=f"Split decision at leaf {trace.leaf}",
+                css_class="wb-split-svg",
+                empty_text=(
+                    f"{type(self.model).__name__} is a forest: its leaves' split numbers\n"
+                    "are not traced over time. The text under the chart\n"
+                    "gives the leaf's split test as it stands now."
+                ),
+                attrs=attrs,
+            )
         if trace is None:
             return line_chart(
                 [],
@@ -376,6 +403,13 @@ class _Drawing:
         trace = self.focus_trace()
         if trace is None:
             return ""
+        if not self.lens.traced:
+            if self.last is None:
+                return ""
+            ex = self.last.explanation
+            return (
+                f"<div class='wb-split-caption wb-muted'>Leaf {ex.leaf}: {escape(ex.reason)}</div>"
+            )
         pure = self._pure_leaf(trace.leaf)
         if pure is not None and not np.isfinite(np.asarray(trace.quantity, float)).any():
             return (

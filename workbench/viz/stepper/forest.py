@@ -17,6 +17,10 @@ import html
 
 import numpy as np
 
+from ..errors import guarded
+from ..snapshot import picture_bundle, tree_picture
+from ..style import TREE_CSS
+
 
 class ForestStepper:
     """Steps a UFFT model through (X, y); ``step(k)`` learns the next k rows, ``to_next_prune``
@@ -100,7 +104,7 @@ class ForestStepper:
         tree scrolls sideways) or ``"zoom"`` (mouse wheel zooms, dragging pans)."""
         import ipywidgets as w
 
-        from ..view import TREE_CSS, tree_widget, view_control
+        from ..view import tree_widget, view_control  # imports ipywidgets
 
         pairs = self.model.pairs_
         names = self.model.class_names_
@@ -114,6 +118,11 @@ class ForestStepper:
             drawing, view, note=" Rest the pointer on an inner node for its DDM's numbers."
         )
         info = w.HTML()
+        error = w.HTML()
+        error.add_class("wb-error-box")
+
+        def show_error(html):
+            error.value = html
 
         def refresh():
             choose.value = self.tree
@@ -124,7 +133,7 @@ class ForestStepper:
             self.tree = int(change["new"])
             drawing.dot_source = self.dot()
 
-        choose.observe(on_tree, names="value")
+        choose.observe(guarded(on_tree, show_error, "choosing a tree"), names="value")
         buttons = []
         for label, fn in (
             ("+1", lambda _: self.step(1)),
@@ -133,11 +142,18 @@ class ForestStepper:
             ("to the next prune", lambda _: self.to_next_prune()),
         ):
             b = w.Button(description=label)
-            b.on_click(lambda btn, fn=fn: (fn(btn), refresh()))
+            b.on_click(guarded(lambda btn, fn=fn: (fn(btn), refresh()), show_error, label))
             buttons.append(b)
         refresh()
         return _ForestView(
-            [w.HTML(TREE_CSS), w.HBox([*buttons, choose]), views, hint, holder, info]
+            [
+                w.HTML(TREE_CSS),
+                w.VBox([w.HBox([*buttons, choose]), error]),
+                views,
+                hint,
+                holder,
+                info,
+            ]
         )
 
 
@@ -151,8 +167,6 @@ def _forest_view_class():
         explanation) for pages without a kernel (:mod:`workbench.viz.snapshot`)."""
 
         def _repr_mimebundle_(self, **kwargs):
-            from ..snapshot import picture_bundle, tree_picture
-
             bundle = super()._repr_mimebundle_(**kwargs)
             holder, info = self.children[-2], self.children[-1]
             drawing = holder.children[0]

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .edits import find_edits, structure
-
 from ... import evaluate
 from ...active.strategies import Strategy
 from ...core.dot import node_test
 from ...core.state import LEAF
+from ..dot import node_counts
 from .drawing import _Drawing
+from .edits import find_edits, structure
+from .lens import TreeLens
 from .tracing import _Tracing
 from .widgets import DEFAULT_PARAMS, Compare, ParamSpec, _Widgets
 
@@ -89,6 +90,7 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
     recent : splits within this many instances are marked (default: k).
     window : width of the sliding-window accuracy curve.
     trace_points : at most this many points when a leaf's split chart is rebuilt by replay.
+    tree : for a forest (UFFT), the pairwise tree shown (for two classes the only one).
 
     Examples
     --------
@@ -118,6 +120,7 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         recent=None,
         window: int = 500,
         trace_points: int = 60,
+        tree: int = 0,
     ):
         self._make = _maker(make_learner)
         probe = self._make()
@@ -180,6 +183,12 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         if isinstance(trace_points, bool) or not isinstance(trace_points, int) or trace_points < 2:
             raise ValueError(f"trace_points must be an integer >= 2; got {trace_points!r}")
         self.trace_points = trace_points
+        if isinstance(tree, bool) or not isinstance(tree, (int, np.integer)) or tree < 0:
+            raise ValueError(f"tree must be an integer >= 0; got {tree!r}")
+        n_trees = len(getattr(self.model, "pairs_", [0]))
+        if tree >= n_trees:
+            raise ValueError(f"tree must be below {n_trees} (the learner's trees); got {tree}")
+        self.tree = int(tree)
         self.timings = {"learn_ms": 0.0, "draw_ms": 0.0, "step_ms": 0.0}
         self._ui = None
         self._controls = None
@@ -221,6 +230,11 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
     def compare(cls, steppers, **kwargs) -> "Compare":
         """Several steppers on the same stream, side by side, sharing one set of controls."""
         return Compare(steppers, **kwargs)
+
+    @property
+    def lens(self) -> TreeLens:
+        """What the panel looks at: the learner's tree (a forest's pairwise tree ``tree``)."""
+        return TreeLens(self.model, self.tree)
 
     # ------------------------------------------------------------------ public actions
     @property
@@ -326,15 +340,15 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
     def _step_one(self) -> None:
         i = self.t
         x, yi = self.X[i], int(self.y[i])
-        model = self.model
-        before = model.explain_one(x)
+        model, lens = self.model, self.lens
+        before = lens.explain_one(x)
         q = True if self.strategy is None else bool(self.strategy.query(model, x))
         if q:
             model.learn_one(x, yi)
         self.pred[i] = before.prediction
         self.queried[i] = q
         self.t = i + 1
-        after = model.explain_one(x) if q else before
+        after = lens.explain_one(x) if q else before
         if q:
             self._count_path(after)
         self.last = LastInstance(
@@ -394,11 +408,11 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         The split chart follows the leaf the last instance reached, unless a node on its path
         split during the jump (after model time ``m_from``): then it follows that node, so that
         a student who jumps to a split sees its crossing."""
-        model = self.model
+        model, lens = self.model, self.lens
         T = model.tree
         i = self.t - 1
         x = self.X[i]
-        after = model.explain_one(x)
+        after = lens.explain_one(x)
         # the probabilities behind the prediction were not kept (one kernel call for all)
         self.last = LastInstance(
             i, x, int(self.y[i]), int(self.pred[i]), None, bool(self.queried[i]), after, None
@@ -411,7 +425,7 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
             leaf = max(split_on_path, key=lambda u: (int(T.t_split[u]), int(T.depth[u])))
         elif (
             self.queried[i]
-            and leaf != model.root
+            and leaf != lens.root
             and T.t_created[leaf] == model.n_seen
             and T.parent[leaf] >= 0
         ):
@@ -434,12 +448,10 @@ class TreeStepper(_Tracing, _Drawing, _Widgets):
         return int(learned[m - 1]) + 1 if m <= learned.shape[0] else self.t
 
     def _recount(self) -> None:
-        from ..dot import node_counts
-
         learned = self._learned()
         X = self.X[: self.t] if learned is None else self.X[learned]
         times = np.arange(1, X.shape[0] + 1)
-        self._counts = node_counts(self.model, X, times)
+        self._counts = node_counts(self.model, X, times, tree=self.tree)
 
     def _count_path(self, ex) -> None:
         T = self.model.tree

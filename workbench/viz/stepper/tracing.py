@@ -90,7 +90,7 @@ class _Tracing:
     def _passes(self, X, leaf: int) -> np.ndarray:
         """Which rows of X pass through node ``leaf`` of the current tree."""
         T = self.model.tree
-        cur = self.model.apply(X)
+        cur = self.lens.apply(X)
         up = T.depth[cur] - T.depth[leaf]
         for s in range(int(up.max(initial=0))):
             move = up > s
@@ -114,6 +114,8 @@ class _Tracing:
         Xl = self.X[: self.t] if learned is None else self.X[learned]
         yl = self.y[: self.t] if learned is None else self.y[learned]
         trace = SplitTrace(leaf, self._stream_time(created, learned))
+        if not self.lens.traced:  # a forest's leaves report no split numbers: nothing to replay
+            return trace
         split_m = int(T.t_split[leaf]) if T.kind[leaf] != LEAF else -1
         m_end = split_m if split_m >= 0 else model.n_seen
         hits = np.empty(0, np.int64)

@@ -12,6 +12,7 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
+from ..errors import error_html, guarded
 from ..snapshot import picture_bundle, tree_picture
 from ..view import tree_widget, view_control
 from .drawing import _fmt_int
@@ -248,6 +249,8 @@ class _Widgets:
             self.set_params(**{name: value})
         except ValueError as err:
             self._ui["status"].value = f"<span class='wb-bad'>{escape(str(err))}</span>"
+        except Exception as err:  # noqa: BLE001 - a callback: shown in the panel, not lost
+            self._ui["status"].value = error_html(err, f"setting {name} = {value!r}")
 
     def _sync_param_widgets(self) -> None:
         if self._ui is None:
@@ -307,7 +310,9 @@ class _Widgets:
 
 # --------------------------------------------------------------------------- controls
 class Controls:
-    """Step 1, step k, reset, play/pause and speed, for one or several steppers at once."""
+    """Step 1, step k, go to t, reset, play/pause and speed, for one or several steppers at
+    once.  An error inside a button's callback is shown under the buttons (:attr:`error`),
+    with where each stepper stands, instead of going to JupyterLab's log."""
 
     def __init__(self, targets, k: int | None = None):
         self.targets = list(targets)
@@ -353,7 +358,23 @@ class Controls:
             style={"description_width": "40px"},
             layout=widgets.Layout(width="230px"),
         )
+        self.goto = widgets.BoundedIntText(
+            value=0,
+            min=0,
+            max=self.targets[0].n,
+            description="go to t",
+            tooltip="type a position and press Enter (or go): the learners replay the stream "
+            "to it in one kernel call",
+            style={"description_width": "48px"},
+            layout=widgets.Layout(width="150px"),
+        )
+        self.go_button = widgets.Button(
+            description="go",
+            tooltip="replay the stream to the typed position (forward or back)",
+            layout=widgets.Layout(width="46px"),
+        )
         self.position = widgets.HTML()
+        self.error = widgets.HTML(layout=widgets.Layout(width="100%"))
         for w, css in (
             (self.step1, "wb-step1"),
             (self.stepk, "wb-stepk"),
@@ -361,12 +382,24 @@ class Controls:
             (self.play_button, "wb-play"),
             (self.speed, "wb-speed"),
             (self.k_box, "wb-k"),
+            (self.goto, "wb-goto"),
+            (self.go_button, "wb-go"),
             (self.position, "wb-position"),
+            (self.error, "wb-error-box"),
         ):
             w.add_class(css)
-        self.step1.on_click(lambda _: self.step(1))
-        self.stepk.on_click(lambda _: self.step(self.k_box.value))
-        self.reset_button.on_click(lambda _: self.reset())
+        self.step1.on_click(guarded(lambda _: self.step(1), self._show_error, "step 1"))
+        self.stepk.on_click(
+            guarded(lambda _: self.step(self.k_box.value), self._show_error, "step k")
+        )
+        self.go_button.on_click(
+            guarded(lambda _: self.go_to(self.goto.value), self._show_error, "go to t")
+        )
+        self.goto.observe(
+            guarded(self._on_goto, self._show_error, "go to t"),
+            names="value",
+        )
+        self.reset_button.on_click(guarded(lambda _: self.reset(), self._show_error, "reset"))
         self.k_box.observe(self._on_k, names="value")
         self.play_button.observe(self._on_play, names="value")
         self.bar = widgets.HBox(
@@ -374,10 +407,13 @@ class Controls:
                 self.step1,
                 self.stepk,
                 self.k_box,
+                self.goto,
+                self.go_button,
                 self.reset_button,
                 self.play_button,
                 self.speed,
                 self.position,
+                self.error,
             ],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
@@ -391,15 +427,44 @@ class Controls:
         return self.targets[0].t
 
     def step(self, k: int = 1) -> None:
-        for s in self.targets:
-            s.step(k)
-        self.refresh()
+        try:
+            for s in self.targets:
+                s.step(k)
+        finally:
+            self.refresh()
+
+    def _on_goto(self, change) -> None:
+        if not getattr(self, "_syncing", False):  # not the box shown the new position
+            self.go_to(change.new)
+
+    def go_to(self, t: int) -> None:
+        """Every stepper to position ``t`` (replaying from the start when ``t`` is behind)."""
+        t = int(t)
+        try:
+            for s in self.targets:
+                s.run_to(min(max(t, 0), s.n))
+        finally:
+            self.refresh()
 
     def reset(self) -> None:
         self.play_button.value = False
-        for s in self.targets:
-            s.reset()
-        self.refresh()
+        try:
+            for s in self.targets:
+                s.reset()
+        finally:
+            self.refresh()
+
+    def _show_error(self, html: str) -> None:
+        """Show a callback's error under the buttons (with where each stepper stands, when
+        they no longer stand together); an empty ``html`` clears it."""
+        ts = [s.t for s in self.targets]
+        if html and len(set(ts)) > 1:
+            where = ", ".join(
+                f"{escape(str(getattr(s, 'title', None) or type(s.model).__name__))} at t = {t:,}"
+                for s, t in zip(self.targets, ts)
+            )
+            html += f"<div class='wb-error'>The steppers now stand apart: {where}.</div>"
+        self.error.value = html
 
     def _on_k(self, change) -> None:
         k = int(change.new)
@@ -410,12 +475,23 @@ class Controls:
     def refresh(self) -> None:
         done = all(s.done for s in self.targets)
         self.step1.disabled = self.stepk.disabled = done
-        ts = {s.t for s in self.targets}
+        ts = [s.t for s in self.targets]
         t = min(ts)
+        apart = (
+            " <span class='wb-bad'>(apart: " + ", ".join(f"{v:,}" for v in ts) + ")</span>"
+            if len(set(ts)) > 1
+            else ""
+        )
         self.position.value = (
             f"<span class='wb-pos' data-t='{t}'>&nbsp;t = <b>{t:,}</b> of "
-            f"{self.targets[0].n:,}{' (end)' if done else ''}</span>"
+            f"{self.targets[0].n:,}{' (end)' if done else ''}{apart}</span>"
         )
+        if hasattr(self, "goto") and self.goto.value != t:
+            self._syncing = True  # the box shows where the steppers stand
+            try:
+                self.goto.value = t
+            finally:
+                self._syncing = False
         if done and self.play_button.value:
             self.play_button.value = False
 
@@ -449,8 +525,8 @@ class Controls:
                 try:
                     self.step(k)
                 except Exception as err:  # show it: nobody awaits this task
-                    self.position.value = f"<span class='wb-bad'>{escape(repr(err))}</span>"
-                    raise
+                    self._show_error(error_html(err, "play"))
+                    break
                 done += 1
                 await asyncio.sleep(max(0.0, pause - (time.perf_counter() - start)))
         finally:
@@ -465,12 +541,11 @@ class Compare:
     action moves all of them, so they always stand at the same instance."""
 
     def __init__(self, steppers, *, k: int | None = None):
-        from .replay import TreeStepper
-
         steppers = list(steppers)
         if len(steppers) < 2:
             raise ValueError("compare needs at least two steppers")
-        if not all(isinstance(s, TreeStepper) for s in steppers):
+        # a TreeStepper (this module is below it: what Compare needs of one is its panel)
+        if not all(isinstance(s, _Widgets) and hasattr(s, "step") for s in steppers):
             raise ValueError("compare takes TreeStepper objects")
         first = steppers[0]
         for s in steppers[1:]:
