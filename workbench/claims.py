@@ -340,38 +340,61 @@ def clopper_pearson(events: int, trials: int, level: float = LEVEL) -> tuple[flo
     return float(ci.low), float(ci.high)
 
 
-def _binomial_point(k: int, n: int, rule: Rule) -> dict:
+def _binomial_point(k: int, n: int, rule: Rule, bound: float | None = None) -> dict:
+    """One grid point's test; ``bound``: the point's own rate bound (then the rule's bound is
+    0 and the estimate and interval are the rate minus ``bound``)."""
     from scipy import stats
 
-    b = rule.bound
+    b = rule.bound if bound is None else float(bound)
     if not 0 < b < 1:
         raise ValueError(f"a binomial claim needs a bound strictly between 0 and 1; got {b}")
     below = stats.binomtest(k, n, b, alternative="less").pvalue  # null: rate >= b
     above = stats.binomtest(k, n, b, alternative="greater").pvalue
     p_for, p_against = (below, above) if rule.kind == "less" else (above, below)
     lo, hi = clopper_pearson(k, n)
+    shift = 0.0 if bound is None else b
     return dict(
-        estimate=k / n, ci_low=lo, ci_high=hi, p_for=float(p_for), p_against=float(p_against)
+        estimate=k / n - shift,
+        ci_low=lo - shift,
+        ci_high=hi - shift,
+        p_for=float(p_for),
+        p_against=float(p_against),
     )
 
 
 def _binomial(points: dict, rule: Rule) -> dict:
-    """Pooled counts per grid point ``{label: (events, trials)}``: the claim must hold at every
-    point (intersection-union: the largest p for it decides), and fails if it fails at one
-    (Bonferroni over the points).  The interval shown is that of the deciding point."""
+    """Pooled counts per grid point ``{label: (events, trials)}`` (or ``(events, trials,
+    bound)``: the point's own bound, the rule's bound then 0 and the values rate minus bound):
+    the claim must hold at every point (intersection-union: the largest p for it decides), and
+    fails if it fails at one (Bonferroni over the points).  The interval shown is that of the
+    deciding point."""
     if rule.kind == "within":
         raise ValueError("a binomial claim is 'greater' or 'less' than a rate")
-    res = {lab: _binomial_point(int(k), int(n), rule) for lab, (k, n) in points.items() if n > 0}
+    own = {len(v) == 3 for v in points.values()}
+    if own == {True} and rule.bound != 0:
+        raise ValueError("grid points with their own bounds need a rule with bound 0")
+    res = {
+        lab: _binomial_point(int(v[0]), int(v[1]), rule, v[2] if len(v) == 3 else None)
+        for lab, v in points.items()
+        if v[1] > 0
+    }
     worst_for = max(res, key=lambda lab: res[lab]["p_for"])
     worst_against = min(res, key=lambda lab: res[lab]["p_against"])
     p_for = res[worst_for]["p_for"]
     p_against = min(1.0, len(res) * res[worst_against]["p_against"])
     show = worst_for if p_for <= p_against else worst_against
     out = dict(res[show], p_for=p_for, p_against=p_against, point=show)
-    out["events"], out["trials"] = (int(v) for v in points[show])
+    out["events"], out["trials"] = (int(v) for v in points[show][:2])
+    out["rate"] = out["events"] / out["trials"]
     out["n_points"] = len(res)
-    out["largest"] = max(r["estimate"] for r in res.values())
-    out["all_trials"] = [int(points[lab][1]) for lab in res]
+    out["largest"] = max(res[lab]["estimate"] for lab in res)
+    out["all_trials"] = [
+        (int(points[lab][1]), float(points[lab][2]))
+        if len(points[lab]) == 3
+        else int(points[lab][1])
+        for lab in res
+    ]
+    out["own_bounds"] = own == {True}
     return out
 
 
@@ -429,7 +452,7 @@ def power(rule: Rule, test: str, n_seeds: int, k: int = 1, trials=None) -> float
             return math.nan
         out = 1.0
         for n in trials:
-            n = int(n)
+            n, b = (int(n[0]), float(n[1])) if isinstance(n, tuple) else (int(n), rule.bound)
             if rule.kind == "less":  # reject "rate >= b" when the count is at most c
                 c = int(stats.binom.ppf(a, n, b))
                 while c >= 0 and stats.binom.cdf(c, n, b) > a:
@@ -473,7 +496,8 @@ def _power_text(rule: Rule, test: str, n: int, k: int, trials) -> str:
         return ""
     at = f"{rule.power_at:+.4g}" if rule.kind != "within" or rule.power_at else "0"
     if test == "binomial":
-        per = f"{min(trials):,} trials per point" if len(trials) > 1 else f"{trials[0]:,} trials"
+        counts = [t[0] if isinstance(t, tuple) else t for t in trials]
+        per = f"{min(counts):,} trials per point" if len(counts) > 1 else f"{counts[0]:,} trials"
         where = f"at a true rate of {rule.power_at:.4g} ({per})"
     else:
         where = f"at {at} (per-seed sd {rule.power_sd:.2g})"
@@ -673,6 +697,7 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
         return d
     if test in ("binomial", "cluster"):
         pts: dict = {}
+        pooled: dict = {}  # seeds that contributed to each point
         num, den = [], []
         for v, ok in zip(outs, finite):
             if not ok:
@@ -682,11 +707,12 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
                 num.append(a)
                 den.append(b)
                 continue
-            for lab, (k, m) in v.items() if isinstance(v, dict) else [("", v)]:
-                k0, m0 = pts.get(lab, (0, 0))
-                pts[lab] = (k0 + int(k), m0 + int(m))
+            for lab, kn in v.items() if isinstance(v, dict) else [("", v)]:
+                k0, m0 = pts.get(lab, (0, 0))[:2]
+                pts[lab] = (k0 + int(kn[0]), m0 + int(kn[1]), *tuple(kn[2:]))
+                pooled[lab] = pooled.get(lab, 0) + 1
         if test == "binomial":
-            if not pts or sum(m for _, m in pts.values()) == 0:
+            if not pts or sum(v[1] for v in pts.values()) == 0:
                 d["verdict"] = "not exercised"
                 d["notes"].append(f"no trial ({c.condition or 'the condition'} never occurred)")
                 return d
@@ -694,14 +720,19 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
             d.update({k: r[k] for k in ("estimate", "ci_low", "ci_high", "p_for", "p_against")})
             d["trials"] = r["all_trials"]
             where = f" at {r['point']}" if r["point"] else ""
-            text = f"{r['events']:,} of {r['trials']:,} trials{where}, pooled over {n} seeds"
+            k = pooled[r["point"]]
+            text = f"{r['events']:,} of {r['trials']:,} trials{where}" + (
+                f", pooled over {k} seeds" if k > 1 else ""
+            )
             if r["n_points"] > 1:
+                what = "rate minus its bound" if r["own_bounds"] else "rate"
                 text += (
                     f"; the claim must hold at each of {r['n_points']} points (the largest "
-                    f"rate {r['largest']:.4g})"
+                    f"{what} {r['largest']:.4g})"
                 )
             if r["events"] == 0:
-                text += f"; 0 events: the exact upper limit of the rate is {r['ci_high']:.3g}"
+                up = clopper_pearson(0, r["trials"])[1]
+                text += f"; 0 events: the exact upper limit of the rate is {up:.3g}"
             d["notes"].append(text)
         else:
             num, den = np.array(num), np.array(den)
@@ -905,7 +936,9 @@ def verdict_sentence(row) -> str:
         else:
             head += f" [{_fmt_v(lo, signed)}, {_fmt_v(hi, signed)}] (95 %, {seeds})"
         if math.isfinite(row["p_value"]):
-            head += f"; {SHORT[kind]} p = {_fmt_p(row['p_value'])}, Holm {_fmt_p(row['p_holm'])}"
+            p, ph = _fmt_p(row["p_value"]), _fmt_p(row["p_holm"])
+            p = p if p.startswith("<") else f"= {p}"
+            head += f"; {SHORT[kind]} p {p}, Holm {ph}"
         head += "."
     head += f" Rule: {row['rule']}."
     ev = str(row["evidence"])
