@@ -298,19 +298,23 @@ def test_binomial_claims_over_grid_points_must_hold_at_every_point():
 
 def test_cluster_bootstrap_resamples_whole_seeds():
     # trials of a seed share its stream: the pooled ratio, with an interval from seeds
-    num = np.array([30.0, 2.0, 25.0, 1.0, 28.0, 3.0, 26.0, 2.0])
-    den = np.full(8, 100.0)
+    num = np.array([30.0, 2.0, 25.0, 1.0, 28.0, 3.0, 26.0, 2.0, 27.0, 1.0, 29.0, 2.0])
+    den = np.full(12, 100.0)
     f = _frame(num=num, den=den)
     t = C.table([C.Claim("rate", "w", "q", lambda r: (r.num, r.den), C.Rule.less(0.15),
                          test="cluster")], f)  # fmt: skip
     rng = np.random.default_rng(0)
-    idx = rng.integers(0, 8, (C.BOOTSTRAP_RESAMPLES, 8))
+    idx = rng.integers(0, 12, (C.BOOTSTRAP_RESAMPLES, 12))
     ref = num[idx].sum(1) / den[idx].sum(1)
     assert t.estimate[0] == pytest.approx(num.sum() / den.sum())
     assert (t.ci_low[0], t.ci_high[0]) == pytest.approx(tuple(np.quantile(ref, [0.025, 0.975])))
     # far wider than the binomial interval of the pooled trials, which ignores the seeds
     lo, hi = C.clopper_pearson(int(num.sum()), int(den.sum()))
     assert t.ci_high[0] - t.ci_low[0] > 2 * (hi - lo)
+    # three seeds are too few clusters to trust a bootstrap: no interval, no p, no verdict
+    t = C.table([C.Claim("rate", "w", "q", lambda r: (r.num, r.den), C.Rule.less(0.15),
+                         test="cluster")], f.iloc[:3])  # fmt: skip
+    assert t.verdict[0] == "inconclusive" and t.p_value.isna()[0] and t.ci_low.isna()[0]
 
 
 def test_holm_runs_within_each_family():

@@ -135,6 +135,9 @@ TESTS = {
 }
 #: resamples of the cluster bootstrap (fixed seed: a stored run is decided the same way again)
 BOOTSTRAP_RESAMPLES = 9999
+#: the fewest seeds a bootstrap over seeds is trusted with (with 3 seeds it has 10 distinct
+#: resamples and claims a precision it does not have)
+MIN_CLUSTERS = 10
 
 
 # --------------------------------------------------------------------------- rules
@@ -468,6 +471,8 @@ def power(rule: Rule, test: str, n_seeds: int, k: int = 1, trials=None) -> float
     if sd is None:
         return math.nan
     if test == "cluster":
+        if n_seeds < MIN_CLUSTERS:
+            return 0.0
         if rule.kind == "within":
             z = (b - abs(at)) * math.sqrt(n_seeds) / sd
         else:
@@ -494,7 +499,7 @@ def _power_text(rule: Rule, test: str, n: int, k: int, trials) -> str:
     p = power(rule, test, n, k, trials)
     if not math.isfinite(p):
         return ""
-    at = f"{rule.power_at:+.4g}" if rule.kind != "within" or rule.power_at else "0"
+    at = f"{rule.power_at:+.4g}" if rule.power_at else "0"
     if test == "binomial":
         counts = [t[0] if isinstance(t, tuple) else t for t in trials]
         per = f"{min(counts):,} trials per point" if len(counts) > 1 else f"{counts[0]:,} trials"
@@ -740,16 +745,17 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
                 d["verdict"] = "not exercised"
                 d["notes"].append(f"no trial ({c.condition or 'the condition'} never occurred)")
                 return d
-            if n < 2:
+            if n < MIN_CLUSTERS:
                 d["verdict"] = "inconclusive"
                 d["estimate"] = float(num.sum() / den.sum())
-                d["notes"].append("one seed: no bootstrap over seeds")
+                d["notes"].append(
+                    f"a ratio of sums over {n} seeds; a bootstrap over fewer than "
+                    f"{MIN_CLUSTERS} seeds gives no trustworthy interval"
+                )
                 return d
             r = _cluster(num, den, c.rule)
             d.update(r)
-            d["notes"].append(
-                f"{num.sum():.6g} over {den.sum():.6g}, pooled over {n} seeds (ratio of sums)"
-            )
+            d["notes"].append(f"a ratio of sums over {n} seeds, resampled by seed")
         d["eligible"] = True
         return d
     v = vals[finite]

@@ -99,6 +99,7 @@ __all__ = [
     "store",
     "stored",
     "stored_note",
+    "store_figures",
 ]
 
 
@@ -139,31 +140,26 @@ class RunCache:
 
 
 RESULTS = __import__("pathlib").Path(__file__).parent / "results"
-#: the code whose changes make this paper's stored results stale (paths in the repository)
-SOURCES = (
-    "workbench/experiments/paper001",
-    "workbench/evaluate/pool.py",
-    "workbench/core/stored.py",
-    "workbench/core/rules.py",
-    "workbench/bounds",
-    "workbench/streams/toy64.py",
-    "workbench/streams/datasets.py",
-    "workbench/claims.py",
-)
 NOTEBOOK = "notebooks/02_bayesian_credible_trees.ipynb"
+#: what makes the stored full-mode figures again (:func:`store_figures`, with the full claims)
+REFRESH_FULL = "python3 dev.py claims --refresh --full paper001"
+
+
+def _sources():
+    from .._claims_store import sources
+
+    return sources("paper001")
 
 
 def store(frame, name: str, command: str | None = None):
     """Write a full-mode result table to ``results/<name>.csv`` with its provenance (revision,
-    date, command: :mod:`workbench.provenance`); quick mode writes nothing.  Returns it."""
-    from ... import provenance
+    date, command: :mod:`workbench.provenance`) and the fingerprint of its sources
+    (:func:`workbench.claims.save_frame`); quick mode writes nothing.  Returns it."""
+    from ... import claims
 
     if sizes() is FULL:
-        provenance.save(
-            frame,
-            RESULTS / f"{name}.csv",
-            command=command or f"{NOTEBOOK} in full mode (QUICK = False): P.store(..., {name!r})",
-            sources=SOURCES,
+        claims.save_frame(
+            frame, RESULTS / f"{name}.csv", command=command or REFRESH_FULL, sources=_sources()
         )
     return frame
 
@@ -178,8 +174,49 @@ def stored(name: str):
 
 
 def stored_note(name: str) -> str:
-    """When, from which revision and by which command ``results/<name>.csv`` was made, and
-    whether the code that makes it changed since (the sentence the notebook prints)."""
-    from ... import provenance
+    """One sentence saying when ``results/<name>.csv`` was made, how to make it again, and
+    whether the code that makes it has changed since (:func:`workbench.claims.stored_note`)."""
+    from ... import claims
 
-    return provenance.describe(RESULTS / f"{name}.csv")
+    return claims.stored_note(RESULTS / f"{name}.csv")
+
+
+def store_figures(progress: bool = True) -> dict:
+    """The notebook's full-mode figures stored in ``results/`` (the split-rule table, Figure 5
+    with its tuning, Figure 6 with its tuning), computed as the notebook's cells compute them;
+    ``python3 dev.py claims --refresh --full paper001`` runs it with the full claims.  Needs
+    full mode (``WORKBENCH_FAST`` unset)."""
+    import pandas as pd
+
+    from .figure_5 import best_settings as toy_best
+    from .figure_5 import fig5, tune_toy
+    from .figure_6 import available, dataset, fig6, tune_pool
+    from .figure_6 import best_settings as pool_best
+    from .split_rule import rule_table
+
+    if sizes() is not FULL:
+        raise RuntimeError("store_figures stores the full mode's figures: unset WORKBENCH_FAST")
+    s = sizes()
+    out = {}
+    out["split_rule"] = store(
+        rule_table(
+            n_trials=s.rule_trials,
+            mus=(0.5, 0.3, 0.1),
+            ns=(5, 20, 100),
+            delta=0.05,
+            progress=progress,
+        ),  # fmt: skip
+        "split_rule",
+    )
+    tuning = store(tune_toy(), "toy_tuning")
+    out["toy_tuning"] = tuning
+    out["fig5"] = store(fig5(toy_best(tuning)), "fig5")
+    frames, tunings = [], []
+    for name in available(s.datasets):
+        X, y = dataset(name)
+        t6 = tune_pool(X, y, name=name)
+        tunings.append(t6.assign(dataset=name))
+        frames.append(fig6(name, pool_best(t6)))
+    out["fig6"] = store(pd.concat(frames, ignore_index=True), "fig6")
+    out["pool_tuning"] = store(pd.concat(tunings, ignore_index=True), "pool_tuning")
+    return out
