@@ -28,10 +28,10 @@ batch protocols :func:`workbench.evaluate.toy_runs` and :func:`workbench.evaluat
 
 from __future__ import annotations
 
-from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store, store_figures
+from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store
 from ._common import stored, stored_note
 from .verdicts import claims, describe_claims_mode, noise_table, store_claims, stored_claims
-from .verdicts import noise_runs, useless_test_rate
+from .verdicts import noise_runs, store_figures, useless_test_rate
 from .verdicts import spec as claims_spec
 from .figure_5 import best_settings as toy_best
 from .figure_5 import compare_at, fig5, plot_fig5, tune_toy

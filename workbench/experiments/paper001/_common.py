@@ -99,7 +99,6 @@ __all__ = [
     "store",
     "stored",
     "stored_note",
-    "store_figures",
 ]
 
 
@@ -179,44 +178,3 @@ def stored_note(name: str) -> str:
     from ... import claims
 
     return claims.stored_note(RESULTS / f"{name}.csv")
-
-
-def store_figures(progress: bool = True) -> dict:
-    """The notebook's full-mode figures stored in ``results/`` (the split-rule table, Figure 5
-    with its tuning, Figure 6 with its tuning), computed as the notebook's cells compute them;
-    ``python3 dev.py claims --refresh --full paper001`` runs it with the full claims.  Needs
-    full mode (``WORKBENCH_FAST`` unset)."""
-    import pandas as pd
-
-    from .figure_5 import best_settings as toy_best
-    from .figure_5 import fig5, tune_toy
-    from .figure_6 import available, dataset, fig6, tune_pool
-    from .figure_6 import best_settings as pool_best
-    from .split_rule import rule_table
-
-    if sizes() is not FULL:
-        raise RuntimeError("store_figures stores the full mode's figures: unset WORKBENCH_FAST")
-    s = sizes()
-    out = {}
-    out["split_rule"] = store(
-        rule_table(
-            n_trials=s.rule_trials,
-            mus=(0.5, 0.3, 0.1),
-            ns=(5, 20, 100),
-            delta=0.05,
-            progress=progress,
-        ),  # fmt: skip
-        "split_rule",
-    )
-    tuning = store(tune_toy(), "toy_tuning")
-    out["toy_tuning"] = tuning
-    out["fig5"] = store(fig5(toy_best(tuning)), "fig5")
-    frames, tunings = [], []
-    for name in available(s.datasets):
-        X, y = dataset(name)
-        t6 = tune_pool(X, y, name=name)
-        tunings.append(t6.assign(dataset=name))
-        frames.append(fig6(name, pool_best(t6)))
-    out["fig6"] = store(pd.concat(frames, ignore_index=True), "fig6")
-    out["pool_tuning"] = store(pd.concat(tunings, ignore_index=True), "pool_tuning")
-    return out

@@ -584,6 +584,48 @@ def stored_claims(quick: bool = False):
     return load(spec(claim_sizes(quick).datasets, quick), RESULTS, quick)
 
 
+def store_figures(progress: bool = True) -> dict:
+    """The notebook's full-mode figures stored in ``results/`` (the split-rule table, Figure 5
+    with its tuning, Figure 6 with its tuning), computed as the notebook's cells compute them;
+    ``python3 dev.py claims --refresh --full paper001`` runs it with the full claims.  Needs
+    full mode (``WORKBENCH_FAST`` unset)."""
+    import pandas as pd
+
+    from ._common import FULL, sizes, store
+    from .figure_5 import best_settings as toy_best
+    from .figure_5 import fig5, tune_toy
+    from .figure_6 import best_settings as pool_best
+    from .figure_6 import fig6, tune_pool
+    from .split_rule import rule_table
+
+    if sizes() is not FULL:
+        raise RuntimeError("store_figures stores the full mode's figures: unset WORKBENCH_FAST")
+    s = sizes()
+    out = {}
+    out["split_rule"] = store(
+        rule_table(
+            n_trials=s.rule_trials,
+            mus=(0.5, 0.3, 0.1),
+            ns=(5, 20, 100),
+            delta=0.05,
+            progress=progress,
+        ),  # fmt: skip
+        "split_rule",
+    )
+    tuning = store(tune_toy(), "toy_tuning")
+    out["toy_tuning"] = tuning
+    out["fig5"] = store(fig5(toy_best(tuning)), "fig5")
+    frames, tunings = [], []
+    for name in available(s.datasets):
+        X, y = dataset(name)
+        t6 = tune_pool(X, y, name=name)
+        tunings.append(t6.assign(dataset=name))
+        frames.append(fig6(name, pool_best(t6)))
+    out["fig6"] = store(pd.concat(frames, ignore_index=True), "fig6")
+    out["pool_tuning"] = store(pd.concat(tunings, ignore_index=True), "pool_tuning")
+    return out
+
+
 # --------------------------------------------------------------------------- the noise table
 def _noise_cell(seed, delta, n_runs):
     runs, installs, decisions = noise_runs(seed, delta, n_runs)

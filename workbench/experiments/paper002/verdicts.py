@@ -34,6 +34,7 @@ import pandas as pd
 
 from ... import claims as C
 from .._claims_store import load, store
+from . import _common
 from ._common import RESULTS
 from .nodes import N_CLASSES, stationary_stream
 
@@ -143,6 +144,17 @@ def describe_claims_mode(quick: bool) -> str:
         f"{', '.join(f'{n:,}' for n in s.batch_sizes)} rows, its ccp_alpha tuned on seed "
         f"{TUNE_SEED} ({s.valid_n:,} validation rows). SEA: one stream of {s.sea_n:,} per seed. "
         f"Electricity: seed s = the s-th last week."
+    )
+
+
+def describe_mode(fast: bool | None = None) -> str:
+    """One paragraph saying which mode runs and how large its experiments are (the
+    notebook's sections and the claims run)."""
+    s = _common.sizes(fast)
+    mode = "QUICK (fast sizes)" if s is _common.FAST else "FULL (laptop-scale reproduction)"
+    return (
+        f"Mode: {mode}. Section 2: the forests learn {s.nodes_n:,} rows. DDM false alarms: "
+        f"{s.alarm_seeds} streams of {s.alarm_n:,} rows. " + describe_claims_mode(s is _common.FAST)
     )
 
 
@@ -729,6 +741,7 @@ def stored_claims(quick: bool = False) -> pd.DataFrame | None:
 
 
 __all__ = [
+    "describe_mode",
     "TUNE_SEED",
     "PROBLEMS",
     "QUICK",

@@ -40,6 +40,7 @@ import pandas as pd
 
 from ... import claims as C
 from .._claims_store import load, store
+from . import _common
 from ._common import THESIS
 
 #: margins fixed before the run
@@ -110,6 +111,18 @@ def describe_claims_mode(quick: bool) -> str:
         f"{list(s.mb_alphas)}, S in {list(s.mb_initial)}. Prequential runs: alpha in "
         f"{list(s.alpha_grid)}; equal-label comparisons at alpha in {list(s.fair_alphas)}; "
         f"Adult and Electricity {rows(s.fair_rows)}, SEA {s.fair_sea:,}."
+    )
+
+
+def describe_mode(fast: bool | None = None) -> str:
+    """One paragraph saying which mode runs and how large its experiments are."""
+    s = _common.sizes(fast)
+    mode = "QUICK (WORKBENCH_FAST=1)" if s is _common.FAST else "FULL"
+    rows = lambda r: "all rows" if r is None else f"{r:,} rows"  # noqa: E731
+    return (
+        f"Mode: {mode}. Section 3: {s.region_n:,} instances. Figures 4-15 (one run, the data "
+        f"in their order): {rows(s.fig_rows)}, alpha in {list(s.alphas)}. "
+        + describe_claims_mode(s is _common.FAST)
     )
 
 
@@ -678,6 +691,7 @@ def stored_claims(quick: bool = False) -> pd.DataFrame | None:
 
 
 __all__ = [
+    "describe_mode",
     "QUICK",
     "FULL",
     "ClaimSizes",
