@@ -635,6 +635,13 @@ def _finite_pairs(outs) -> list:
     ]
 
 
+def _occurred(c: Claim, row) -> bool:
+    try:
+        return bool(c.exercised(row))
+    except (KeyError, AttributeError, TypeError):  # not measured at that seed
+        return False
+
+
 def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
     """Everything about one claim except Holm's correction: estimate, interval, the two
     one-sided p-values, whether it enters Holm's family, and notes for its evidence."""
@@ -666,14 +673,17 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
         return d
     rows = [r for _, r in frame.iterrows()]
     if c.exercised is not None:
-        hit = [bool(c.exercised(r)) for r, ok in zip(rows, finite) if ok]
+        hit = [_occurred(c, r) for r in rows]
         if not any(hit):
             d["verdict"] = "not exercised"
             d["notes"].append(
-                f"its condition ({c.condition or 'the claim'}) never occurred: 0 of {n} seeds"
+                f"its condition ({c.condition or 'the claim'}) never occurred: 0 of "
+                f"{len(rows)} seeds"
             )
             return d
-        d["notes"].append(f"{c.condition or 'the condition'} occurred at {sum(hit)} of {n} seeds")
+        d["notes"].append(
+            f"{c.condition or 'the condition'} occurred at {sum(hit)} of {len(rows)} seeds"
+        )
     if test == "exact":
         v = vals[finite]
         if not n:
@@ -763,7 +773,7 @@ def _decide(c: Claim, frame: pd.DataFrame, default: str) -> dict:
         d["verdict"] = "inconclusive"
         d["notes"].append("fewer than 2 seeds gave a value")
         return d
-    if np.all(v == v[0]):
+    if np.all(v == v[0]) and np.isfinite(v[0]):  # (all infinite: counts, for a sign test)
         d["verdict"] = "inconclusive"
         d["estimate"] = float(v[0])
         d["notes"].append(
@@ -1288,7 +1298,7 @@ def attached(claims_table: pd.DataFrame, name: str = "per_seed") -> pd.DataFrame
 # --------------------------------------------------------------------------- stored runs
 #: folders under a source that hold no code (results are data, caches the machine's own)
 _NOT_CODE_DIRS = {"results", "__pycache__", ".ipynb_checkpoints"}
-_NOT_CODE_SUFFIXES = (".pyc", ".pyo", ".nbi", ".nbc")
+_NOT_CODE_SUFFIXES = (".pyc", ".pyo", ".nbi", ".nbc", ".orig", ".rej", ".swp", "~")
 #: the header line of a stored run with the fingerprint of its sources
 DIGEST_FIELD = "sources_sha256"
 
