@@ -64,3 +64,18 @@ def test_quick_claims_table_and_the_electricity_design():
     cut = len(y) - 7 * V.ROWS_PER_DAY
     m = learners.UFFT(n_classes=2).fit(X[:cut], y[:cut])
     assert per.loc[per.seed == 0, "elec/week/ufft"].item() == np.mean(m.predict(X[cut:]) != y[cut:])
+
+
+def test_common_modules_import_nothing_above_them():
+    """A paper's ``_common`` is the bottom of its package: no import of a sibling module, not
+    even inside a function (002's and 003's describe_mode imported verdicts, which imports
+    ``_common``: a circle through a deferred import)."""
+    import ast
+
+    for paper in ("paper000", "paper001", "paper002", "paper003", "paper004"):
+        path = ROOT / "workbench" / "experiments" / paper / "_common.py"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                raise AssertionError(
+                    f"{paper}/_common.py imports from its package: line {node.lineno}"
+                )
