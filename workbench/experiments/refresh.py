@@ -78,18 +78,32 @@ def _stale(name: str, quick: bool) -> bool:
     return not files or any(claims.changed_sources(p) for p in files)
 
 
-def refresh(name: str, quick: bool, progress: bool = True) -> float:
+def _cpu_seconds() -> float:
+    """Processor seconds of this process and of its finished children (the sweep's workers)."""
+    import resource
+
+    return sum(
+        r.ru_utime + r.ru_stime
+        for r in (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
+    )
+
+
+def refresh(name: str, quick: bool, progress: bool = True) -> tuple[float, float]:
     """Make paper ``name``'s stored run of one mode again with the current code (paper 001's
-    full mode also stores its notebook's figures); returns the wall seconds it took."""
+    full mode also stores its notebook's figures); returns the wall and processor seconds it
+    took (processor: this process and its workers)."""
     os.environ["WORKBENCH_FAST"] = "1" if quick else "0"
     os.environ.pop("WORKBENCH_CLAIMS_CACHE", None)
     P = _paper(name)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     table = P.claims(quick=quick, progress=progress)
     P.store_claims(table)
     if name == "paper001" and not quick:
         P.store_figures(progress=progress)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _cpu_seconds() - cpu
 
 
 def main(argv=None) -> int:
@@ -131,8 +145,12 @@ def main(argv=None) -> int:
             print(
                 f"[claims] {name} {m}: running (load average {os.getloadavg()[0]:.1f})", flush=True
             )
-            secs = refresh(name, MODES[m], progress=sys.stderr.isatty())
-            print(f"[claims] {name} {m}: stored in {secs / 60:.1f} min", flush=True)
+            secs, cpu = refresh(name, MODES[m], progress=sys.stderr.isatty())
+            print(
+                f"[claims] {name} {m}: stored in {secs / 60:.1f} min ({cpu / 60:.1f} min of "
+                f"processor time; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)",
+                flush=True,
+            )
     return 0
 
 
