@@ -136,3 +136,4 @@ def test_figure_14_has_no_floor_and_is_not_exercised_without_errors():
     t = C.table(spec, pd.DataFrame(cols))
     row = t.iloc[0]
     assert row.verdict == "holds" and row.test.startswith("sign test") and np.isinf(row.estimate)
+    assert ": +∞ [+∞, +∞] (95 %, 8 seeds); sign test p = 0.0078" in C.verdict_sentence(row)

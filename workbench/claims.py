@@ -940,14 +940,14 @@ def verdict_sentence(row) -> str:
     signed = kind in ("wilcoxon", "sign")
     n = row["n_seeds"]
     seeds = f"{n} seed{'s' if n != 1 else ''}"
-    if math.isfinite(est) and row["verdict"] != "not exercised":
+    if not math.isnan(est) and row["verdict"] != "not exercised":
         head += f" {q}: {_fmt_v(est, signed)}"
         lo, hi = row["ci_low"], row["ci_high"]
         if kind == "exact":
             head += " (exact computation)"
         elif math.isnan(lo):
             head += f" ({seeds})"
-        elif math.isinf(lo) and math.isinf(hi):
+        elif lo == -math.inf and hi == math.inf:
             head += f" (no 95 % interval from {seeds})"
         else:
             head += f" [{_fmt_v(lo, signed)}, {_fmt_v(hi, signed)}] (95 %, {seeds})"
