@@ -193,9 +193,9 @@ def test_fig3_grid_shape_and_sanity(fig3_small):
     assert len(df) == 3 * 3 * 2
     assert set(df.learner) == set(P.LEARNERS)
     assert df.seed.nunique() == 2 and (df.n == 6000).all()
-    # the parameter grids: c log-spaced over 10^-2.7..10^-1, delta = exp(-L) with L log-spaced
+    # the parameter grids: c log-spaced over 10^-3.5..10^-1, delta = exp(-L) with L log-spaced
     grid = {
-        "CTree": np.logspace(-2.7, -1.0, 3),
+        "CTree": np.logspace(-3.5, -1.0, 3),
         "HoeffdingTree": np.exp(-np.logspace(-3.5, 0.5, 3)),
         "CorrHTree": np.exp(-np.logspace(-2.5, 2.0, 3)),
     }
