@@ -15,6 +15,9 @@
                            (``--solutions``: the teacher's book, from the teacher's notebooks,
                            in _build/book/html-solutions)
     python3 dev.py bench   set everything up (with River and CapyMOA), then run the benchmarks
+    python3 dev.py claims  set everything up, then say which of the papers' stored claims runs
+                           the current code made (``--refresh [--quick | --full] [--stale]
+                           [paperNNN ...]``: make them again; see workbench/experiments/refresh.py)
     python3 dev.py clean   delete numba's on-disk cache of the workbench's compiled kernels, to
                            free the space or start afresh (never needed after an edit: the
                            package recompiles a kernel whose sources changed by itself)
@@ -370,6 +373,19 @@ def cmd_bench(args: list[str]) -> int:
     return rc
 
 
+def cmd_claims(args: list[str]) -> int:
+    """The papers' stored claims runs (``workbench.experiments.refresh``): their status, or
+    with ``--refresh`` made again by the current code, in the mode each run is for (the
+    environment's quick mode and claims cache are not passed on)."""
+    ensure_venv("dev")
+    precompile()
+    os.chdir(ROOT)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("WORKBENCH_FAST", "WORKBENCH_CLAIMS_CACHE")
+    }
+    return subprocess.call([str(PY), "-m", "workbench.experiments.refresh", *args], env=env)
+
+
 COMMANDS = {
     "lab": cmd_lab,
     "test": cmd_test,
@@ -377,6 +393,7 @@ COMMANDS = {
     "book": cmd_book,
     "bench": cmd_bench,
     "clean": cmd_clean,
+    "claims": cmd_claims,
 }
 
 if __name__ == "__main__":

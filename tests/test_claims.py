@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 from workbench import claims as C
+from workbench import provenance
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -57,31 +58,96 @@ def test_holm_adjusted_p_values_reject_what_the_step_down_procedure_rejects():
             np.testing.assert_array_equal(adj <= alpha, holm_by_definition(p, alpha))
 
 
-def test_t_interval_and_paired_test_match_scipy():
+def test_t_interval_matches_scipy():
     rng = np.random.default_rng(1)
     for n in (2, 3, 10, 40):
-        a, b = rng.normal(0.3, 0.1, n), rng.normal(0.28, 0.1, n)
-        m, lo, hi = C.t_interval(a - b)
-        ref = stats.t.interval(0.95, n - 1, loc=np.mean(a - b), scale=stats.sem(a - b))
-        assert m == pytest.approx(np.mean(a - b)) and (lo, hi) == pytest.approx(ref, rel=1e-12)
-        # the rule's one-sided p-values are those of the paired t-test at the boundary
-        p_for, p_against = C.Rule.greater(0).one_sided(a - b)
-        assert p_for == pytest.approx(stats.ttest_rel(a, b, alternative="greater").pvalue)
-        assert p_against == pytest.approx(stats.ttest_rel(a, b, alternative="less").pvalue)
-        p_for, _ = C.Rule.less(0.01).one_sided(a - b)
-        assert p_for == pytest.approx(stats.ttest_1samp(a - b, 0.01, alternative="less").pvalue)
-        p_w, _ = C.Rule.greater(0).one_sided(a - b, test="wilcoxon")
-        assert p_w == pytest.approx(
-            stats.wilcoxon(a - b, alternative="greater", zero_method="zsplit").pvalue
+        x = rng.normal(0.3, 0.1, n)
+        m, lo, hi = C.t_interval(x)
+        ref = stats.t.interval(0.95, n - 1, loc=np.mean(x), scale=stats.sem(x))
+        assert m == pytest.approx(np.mean(x)) and (lo, hi) == pytest.approx(ref, rel=1e-12)
+
+
+def test_signed_rank_null_distribution_is_the_count_of_sign_patterns():
+    for n in range(1, 11):  # every one of the 2^n sign patterns of the ranks 1..n
+        signs = np.array(list(itertools.product((0, 1), repeat=n)))
+        t = signs @ np.arange(1, n + 1)
+        ref = [(t >= k).mean() for k in range(n * (n + 1) // 2 + 1)]
+        np.testing.assert_allclose(C.signed_rank_sf(n), ref, rtol=1e-12)
+
+
+def test_paired_rank_test_is_scipys_exact_wilcoxon_at_the_boundary():
+    rng = np.random.default_rng(1)
+    for n in (3, 6, 10, 17, 25):
+        for shift, bound in ((0.0, 0.0), (0.05, 0.0), (0.02, 0.01), (-0.03, 0.01)):
+            d = rng.normal(shift, 0.05, n)
+            for rule in (C.Rule.greater(bound), C.Rule.less(bound)):
+                p_for, p_against = rule.one_sided(d)
+                up = stats.wilcoxon(d - bound, alternative="greater", method="exact").pvalue
+                down = stats.wilcoxon(d - bound, alternative="less", method="exact").pvalue
+                ref = (up, down) if rule.kind == "greater" else (down, up)
+                assert (p_for, p_against) == pytest.approx(ref, rel=1e-10)
+
+
+def test_sign_test_is_scipys_binomial_test_of_the_signs():
+    rng = np.random.default_rng(2)
+    for n in (5, 12, 30):
+        v = rng.normal(0.1, 1.0, n)
+        p_for, p_against = C.Rule.greater(0.2).one_sided(v, test="sign")
+        k = int(np.sum(v > 0.2))
+        assert p_for == pytest.approx(stats.binomtest(k, n, 0.5, alternative="greater").pvalue)
+        assert p_against == pytest.approx(
+            stats.binomtest(n - k, n, 0.5, alternative="greater").pvalue
         )
 
 
-def test_within_is_two_one_sided_tests():
-    x = np.array([0.001, -0.002, 0.0005, 0.0015, -0.001])
+def _walsh_by_loops(d):
+    return sorted((d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d)))
+
+
+def test_the_interval_is_the_set_of_boundaries_the_test_does_not_reject():
+    """The interval a row prints is the one its verdict uses: a boundary below the interval's
+    low end is rejected by the one-sided test at 2.5 %, one above it is not (and likewise at
+    the high end), for the signed-rank and the sign test."""
+    rng = np.random.default_rng(3)
+    for test, interval in (("wilcoxon", C.signed_rank_interval), ("sign", C.sign_interval)):
+        for n in (6, 9, 15, 30):
+            d = rng.standard_t(3, n) * 0.02 + 0.01
+            est, lo, hi = interval(d)
+            if test == "wilcoxon":
+                assert est == pytest.approx(np.median(_walsh_by_loops(d)))
+            else:
+                assert est == pytest.approx(np.median(d))
+            for b in np.linspace(lo - 0.05, hi + 0.05, 101):
+                p_up, _ = C.Rule.greater(b).one_sided(d, test)
+                p_down, _ = C.Rule.less(b).one_sided(d, test)
+                assert (p_up <= 0.025) == (b < lo), (test, n, b, lo)
+                assert (p_down <= 0.025) == (b > hi), (test, n, b, hi)
+    # too few seeds for any rejection at 2.5 %: an interval without ends
+    assert C.signed_rank_interval([0.1, 0.2, 0.3, 0.4, 0.5])[1:] == (-math.inf, math.inf)
+    assert math.isfinite(C.signed_rank_interval(np.arange(6.0))[1])
+
+
+def test_clopper_pearson_is_the_beta_quantile_interval():
+    for k, n in ((0, 17), (0, 4000), (3, 50), (50, 50), (12, 1000)):
+        lo, hi = C.clopper_pearson(k, n)
+        ref_lo = 0.0 if k == 0 else stats.beta.ppf(0.025, k, n - k + 1)
+        ref_hi = 1.0 if k == n else stats.beta.ppf(0.975, k + 1, n - k)
+        assert (lo, hi) == pytest.approx((ref_lo, ref_hi), rel=1e-6, abs=1e-12)
+    # 0 events: the exact upper limit
+    assert C.clopper_pearson(0, 17)[1] == pytest.approx(1 - 0.025 ** (1 / 17))
+
+
+def test_within_is_two_one_sided_tests_at_the_interval_level():
+    x = np.array([0.001, -0.002, 0.0005, 0.0015, -0.001, 0.002, -0.0005, 0.0008])
     p_for, p_against = C.Rule.within(0.01).one_sided(x)
-    lo = stats.ttest_1samp(x, -0.01, alternative="greater").pvalue
-    hi = stats.ttest_1samp(x, 0.01, alternative="less").pvalue
+    lo = stats.wilcoxon(x + 0.01, alternative="greater", method="exact").pvalue
+    hi = stats.wilcoxon(x - 0.01, alternative="less", method="exact").pvalue
     assert p_for == pytest.approx(max(lo, hi)) and p_against > 0.5
+    t = C.table([C.Claim("same", "w", "q", "x", C.Rule.within(0.01))], _frame(x=x))
+    assert t.verdict[0] == "holds" and -0.01 < t.ci_low[0] and t.ci_high[0] < 0.01
+    # an equivalence claim whose interval is wholly beyond the margin fails
+    t = C.table([C.Claim("same", "w", "q", "x", C.Rule.within(0.01))], _frame(x=x + 0.05))
+    assert t.verdict[0] == "fails" and t.ci_low[0] > 0.01
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -96,17 +162,21 @@ def test_verdicts_on_constructed_cases():
         up=0.05 + 0.005 * rng.normal(size=10),
         down=-0.05 + 0.005 * rng.normal(size=10),
         noise=0.01 * rng.normal(size=10),
-        flat=np.zeros(10),
+        near=0.001 * rng.normal(size=10),
         half=[np.nan] * 9 + [1.0],
+        events=[0, 1, 0, 0, 0, 2, 0, 0, 1, 0],
+        draws=[2000] * 10,
     )
     spec = [
         C.Claim("up", "s1", "q", "up", C.Rule.greater(0)),
         C.Claim("down", "s2", "q", "down", C.Rule.greater(0)),
         C.Claim("noise", "s3", "q", "noise", C.Rule.greater(0)),
-        C.Claim("equal", "s4", "q", "flat", C.Rule.within(0.01)),
+        C.Claim("equal", "s4", "q", "near", C.Rule.within(0.01)),
         C.Claim("untestable", "s5", "q", "up", C.Rule.greater(0), testable="no data here"),
         C.Claim("one seed", "s6", "q", "half", C.Rule.greater(0)),
-        C.Claim("rate", "s7", "q", lambda r: r.up + 0.05, C.Rule.less(0.15)),
+        C.Claim(
+            "rate", "s7", "q", lambda r: (r.events, r.draws), C.Rule.less(0.01), test="binomial"
+        ),  # fmt: skip
     ]
     t = C.table(spec, f)
     assert list(t.columns) == C.COLUMNS
@@ -122,7 +192,8 @@ def test_verdicts_on_constructed_cases():
     assert t.n_seeds.tolist() == [10, 10, 10, 10, 10, 1, 10]
     assert np.isnan(t.p_holm[4]) and np.isnan(t.p_holm[5])  # outside Holm's family
     assert t.test[0].endswith("Holm over 5") and t.evidence[4].startswith("no data here")
-    assert t.estimate[6] == pytest.approx(f.up.mean() + 0.05)
+    assert t.test[0].startswith("Wilcoxon") and t.test[6].startswith("exact binomial")
+    assert t.estimate[6] == pytest.approx(4 / 20000)
     # the decision is the Holm-adjusted p against alpha
     finite = np.isfinite(t.p_value)
     np.testing.assert_allclose(t.p_holm[finite], C.holm(t.p_value[finite]))
@@ -131,20 +202,152 @@ def test_verdicts_on_constructed_cases():
     assert C.tally(t) == "3 hold, 1 fails, 2 inconclusive, 1 not testable here"
 
 
-def test_holm_can_turn_a_raw_rejection_into_inconclusive():
-    """Two claims each significant on their own (p about 0.03) but not after Holm (0.06)."""
-    x = np.array([0.3, 1.1, 0.9, 1.6, 0.2, 1.4]) - 0.2  # two-sided t p = 0.028
-    p = C.table([C.Claim("a", "w", "q", "x", C.Rule.greater(0))], _frame(x=x)).p_value[0]
-    assert 0.025 < p < 0.05
-    y = x * 1.0
+def test_holds_and_fails_only_where_the_interval_agrees():
+    """Over many random tables, a row that holds has its whole 95 % interval on the claim's
+    side, one that fails on the other side, and each p_holm below 0.05."""
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(60):
+        n = int(rng.integers(6, 25))
+        cols = {f"x{i}": rng.normal(rng.normal(0, 0.02), 0.02, n) for i in range(4)}
+        rules = [C.Rule.greater(0), C.Rule.less(0.01), C.Rule.within(0.02), C.Rule.greater(-0.01)]
+        spec = [C.Claim(k, "w", "q", k, r) for k, r in zip(cols, rules)]
+        for _, row in C.table(spec, _frame(**cols)).iterrows():
+            r = rules[int(row.claim[1])]
+            seen.add(row.verdict)
+            if row.verdict == "holds":
+                assert r.holds_on(row.ci_low, row.ci_high) and row.p_holm < 0.05
+            elif row.verdict == "fails":
+                assert r.fails_on(row.ci_low, row.ci_high) and row.p_holm < 0.05
+            else:
+                assert row.verdict == "inconclusive"
+                assert not row.p_holm < 0.05 or "does not agree" in row.evidence
+    assert seen == {"holds", "fails", "inconclusive"}
+
+
+def test_zero_spread_gives_no_p_value_and_no_interval():
+    """Every seed the same value: no test of spread, no p = 0, no interval [x, x]."""
     t = C.table(
         [
-            C.Claim("a", "w", "q", "x", C.Rule.greater(0)),
-            C.Claim("b", "w", "q", "y", C.Rule.greater(0)),
+            C.Claim("flat", "w", "q", "x", C.Rule.greater(0)),
+            C.Claim("computed", "w", "q", "x", C.Rule.less(0.005), test="exact"),
+            C.Claim("identity", "w", "q", "y", C.Rule.greater(0.999), test="exact"),
         ],
-        _frame(x=x, y=y),
+        _frame(x=[0.0219] * 10, y=[1.0] * 10),
     )
-    assert list(t.verdict) == ["inconclusive", "inconclusive"] and t.p_holm[0] == 2 * p
+    assert t.p_value.isna().all() and t.ci_low.isna().all() and t.ci_high.isna().all()
+    assert list(t.verdict) == ["inconclusive", "fails", "holds"]
+    assert "nothing to rank" in t.evidence[0]
+    assert t.test[1] == "exact computation" and "exact computation" in t.evidence[1]
+    text = C.verdict_text(t)
+    assert "p =" not in text and "(exact computation)" in text
+    # an exact claim that fails at one seed fails, and says at how many it holds
+    t = C.table([C.Claim("c", "w", "q", "y", C.Rule.greater(0.999), test="exact")],
+                _frame(y=[1.0] * 9 + [0.5]))  # fmt: skip
+    assert t.verdict[0] == "fails" and t.estimate[0] == 0.5 and "9 of 10" in t.evidence[0]
+
+
+def test_zero_events_give_the_exact_upper_limit_and_hold_only_below_the_bound():
+    # 0 counterexamples in 17 streams: the rate's exact upper limit is 0.195, far above 0.01
+    few = C.table([C.Claim("no exceptions", "L3.1", "q", lambda r: (r.k, r.n), C.Rule.less(0.01),
+                           test="binomial")], _frame(k=[0, 0, 0], n=[6, 6, 5]))  # fmt: skip
+    assert few.verdict[0] == "inconclusive" and few.estimate[0] == 0.0
+    assert few.ci_high[0] == pytest.approx(1 - 0.025 ** (1 / 17))
+    assert "0 events: the exact upper limit of the rate is 0.195" in few.evidence[0]
+    # 0 of 40,000 Monte Carlo trials against delta = 0.05: holds, by the exact binomial test
+    many = C.table([C.Claim("bound", "T1", "q", lambda r: (r.k, r.n), C.Rule.less(0.05),
+                            test="binomial")], _frame(k=[0] * 10, n=[4000] * 10))  # fmt: skip
+    assert many.verdict[0] == "holds" and many.ci_high[0] < 1e-3
+    assert many.p_value[0] == pytest.approx(2 * stats.binom.cdf(0, 40000, 0.05))
+
+
+def test_a_claim_whose_condition_never_occurred_is_not_exercised():
+    f = _frame(d=[0.0, 0.0, 0.0, 0.0, 0.0, 0.0], alarms=[0] * 6, k=[0] * 6, n=[0] * 6)
+    spec = [
+        C.Claim("false alarms do not matter", "w", "q", "d", C.Rule.within(0.01),
+                exercised=lambda r: r.alarms > 0, condition="a false alarm"),
+        C.Claim("rate", "w", "q", lambda r: (r.k, r.n), C.Rule.less(0.1), test="binomial"),
+        C.Claim("other", "w", "q", lambda r: r.seed + 0.5, C.Rule.greater(0)),
+    ]  # fmt: skip
+    t = C.table(spec, f)
+    assert list(t.verdict[:2]) == ["not exercised", "not exercised"]
+    assert "a false alarm" in t.evidence[0] and "0 of 6 seeds" in t.evidence[0]
+    assert t.test[2].endswith("Holm over 1")  # the unexercised claims are outside the family
+    assert "not exercised" in C.tally(t)
+    # exercised at some seeds: tested over all of them, and the evidence says at how many
+    f["alarms"] = [0, 2, 0, 1, 0, 0]
+    f["d"] = [0.0, 0.001, 0.0, -0.002, 0.0, 0.0005]
+    t = C.table(spec[:1], f)
+    assert t.verdict[0] != "not exercised" and "occurred at 2 of 6 seeds" in t.evidence[0]
+
+
+def test_binomial_claims_over_grid_points_must_hold_at_every_point():
+    """An intersection-union test: the point with the largest p decides, and its interval is
+    the one printed."""
+    f = _frame(a=[0, 1, 0], b=[40, 35, 38], n=[400] * 3)
+    spec = [C.Claim("bound at every m", "T", "q",
+                    lambda r: {"m = 10": (r.a, r.n), "m = 100": (r.b, r.n)},
+                    C.Rule.less(0.05), test="binomial")]  # fmt: skip
+    t = C.table(spec, f)
+    p_worst = stats.binomtest(113, 1200, 0.05, alternative="less").pvalue
+    assert t.verdict[0] == "fails" and t.estimate[0] == pytest.approx(113 / 1200)
+    assert "at m = 100" in t.evidence[0] and "each of 2 points" in t.evidence[0]
+    lo, hi = C.clopper_pearson(113, 1200)
+    assert (t.ci_low[0], t.ci_high[0]) == pytest.approx((lo, hi)) and p_worst > 0.5
+
+
+def test_cluster_bootstrap_resamples_whole_seeds():
+    # trials of a seed share its stream: the pooled ratio, with an interval from seeds
+    num = np.array([30.0, 2.0, 25.0, 1.0, 28.0, 3.0, 26.0, 2.0, 27.0, 1.0, 29.0, 2.0])
+    den = np.full(12, 100.0)
+    f = _frame(num=num, den=den)
+    t = C.table([C.Claim("rate", "w", "q", lambda r: (r.num, r.den), C.Rule.less(0.15),
+                         test="cluster")], f)  # fmt: skip
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, 12, (C.BOOTSTRAP_RESAMPLES, 12))
+    ref = num[idx].sum(1) / den[idx].sum(1)
+    assert t.estimate[0] == pytest.approx(num.sum() / den.sum())
+    assert (t.ci_low[0], t.ci_high[0]) == pytest.approx(tuple(np.quantile(ref, [0.025, 0.975])))
+    # far wider than the binomial interval of the pooled trials, which ignores the seeds
+    lo, hi = C.clopper_pearson(int(num.sum()), int(den.sum()))
+    assert t.ci_high[0] - t.ci_low[0] > 2 * (hi - lo)
+    # three seeds are too few clusters to trust a bootstrap: no interval, no p, no verdict
+    t = C.table([C.Claim("rate", "w", "q", lambda r: (r.num, r.den), C.Rule.less(0.15),
+                         test="cluster")], f.iloc[:3])  # fmt: skip
+    assert t.verdict[0] == "inconclusive" and t.p_value.isna()[0] and t.ci_low.isna()[0]
+
+
+def test_holm_runs_within_each_family():
+    x = np.array([0.3, 1.1, 0.9, 1.6, 0.2, 1.4, 0.8, 1.0]) - 0.2
+    spec = [C.Claim(k, "w", "q", "x", C.Rule.greater(0), family=fam)
+            for k, fam in (("a", "one"), ("b", "one"), ("c", "two"))]  # fmt: skip
+    t = C.table(spec, _frame(x=x))
+    assert t.p_holm[0] == pytest.approx(2 * t.p_value[0]) and t.p_holm[2] == t.p_value[2]
+    assert t.test[0].endswith("Holm over 2 (one)") and t.test[2].endswith("Holm over 1 (two)")
+
+
+def test_power_matches_a_simulation_with_scipys_tests():
+    rule = C.Rule.greater(0.0, power_at=0.01, power_sd=0.01)
+    n, k = 12, 5
+    rng = np.random.default_rng(11)
+    hits = [
+        stats.wilcoxon(rng.normal(0.01, 0.01, n), alternative="greater", method="exact").pvalue
+        <= 0.05 / (2 * k)
+        for _ in range(1500)
+    ]
+    assert C.power(rule, "wilcoxon", n, k) == pytest.approx(np.mean(hits), abs=0.04)
+    # binomial: exact, against the count of the rejection region
+    rule = C.Rule.less(0.05, power_at=0.02)
+    n_trials = 1000
+    c = max(x for x in range(n_trials) if stats.binom.cdf(x, n_trials, 0.05) <= 0.025)
+    ref = stats.binom.cdf(c, n_trials, 0.02)
+    assert C.power(rule, "binomial", 10, 1, trials=[n_trials]) == pytest.approx(ref)
+    # 3 seeds cannot reach 2.5 % with a rank test: power 0, and the rule says so
+    assert C.power(C.Rule.greater(0, power_at=1, power_sd=0.1), "wilcoxon", 3) == 0.0
+    t = C.table([C.Claim("a", "w", "q", "x",
+                         C.Rule.greater(0, power_at=1, power_sd=0.1))], _frame(x=[1.0, 2.0, 3.0]))  # fmt: skip
+    assert "power 0.00" in t.rule[0] and t.verdict[0] == "inconclusive"
+    assert "no 95 % interval from 3 seeds" in C.verdict_text(t)
 
 
 def test_bad_rules_are_refused():
@@ -153,11 +356,20 @@ def test_bad_rules_are_refused():
         (lambda: C.Rule.within(0), "positive"),
         (lambda: C.Rule.greater(math.inf), "finite"),
         (lambda: C.Rule.greater(0, alpha=1.5), "alpha"),
+        (lambda: C.Rule.greater(0, power_sd=0.0), "power_sd"),
         (lambda: C.default_seeds(True, n_quick=2), "at least 3"),
         (lambda: C.table([], _frame(x=[1.0])), "no claims"),
+        (lambda: C.Claim("a", "w", "q", "x", C.Rule.greater(0), test="t"), "test must be"),
         (
             lambda: C.table([C.Claim("a", "w", "q", "nope", C.Rule.greater(0))], _frame(x=[1.0])),
             "no column",
+        ),
+        (
+            lambda: C.table(
+                [C.Claim("a", "w", "q", lambda r: (r.x, 10), C.Rule.less(0.0), test="binomial")],
+                _frame(x=[1.0]),
+            ),  # fmt: skip
+            "strictly between 0 and 1",
         ),
     ]:
         with pytest.raises(ValueError, match=match):
@@ -228,7 +440,7 @@ def test_run_seeds_reads_an_identical_call_from_the_cache(tmp_path, monkeypatch)
     assert len(os.listdir(tmp_path / "cache")) == 2
 
 
-def test_every_verdict_is_one_of_the_four():
+def test_every_verdict_is_one_of_the_five():
     rng = np.random.default_rng(3)
     for kind, bound in itertools.product(("greater", "less", "within"), (0.0, 0.1)):
         if kind == "within" and bound == 0:
@@ -334,3 +546,39 @@ def test_results_are_data_not_code_for_staleness(tmp_path):
     git("add", ".")
     git("commit", "-qm", "results")
     assert provenance.staleness(tmp_path / "pkg" / "results" / "one.csv", root=str(tmp_path)) == ""
+
+
+def test_a_stored_run_knows_whether_its_code_changed_and_says_so_plainly(tmp_path):
+    """The fingerprint of the sources is kept with the run; the note is one sentence with the
+    date and the changed sources, and never git history."""
+    (tmp_path / "pkg" / "results").mkdir(parents=True)
+    (tmp_path / "pkg" / "code.py").write_text("x = 1\n")
+    (tmp_path / "other.py").write_text("y = 1\n")
+    path = tmp_path / "pkg" / "results" / "claims_full.csv"
+    cmd = "python3 dev.py claims --refresh --full pkg  # 1.0 min wall"
+    kw = dict(command=cmd, sources=["pkg", "other.py"], root=str(tmp_path))
+    frame = pd.DataFrame({"seed": [0, 1], "a": [0.5, 1 / 3]})
+    C.save_frame(frame, path, **kw)
+    back = provenance.load(path)
+    pd.testing.assert_frame_equal(back, frame)  # the extra header line is read as a header
+    assert C.recorded_digest(path) == C.source_digest(["pkg", "other.py"], tmp_path)
+    assert C.changed_sources(path, tmp_path) == []
+    note = C.stored_note(path, tmp_path)
+    assert note.startswith("Stored full claims run of 20") and "as it is now" in note
+    assert "`python3 dev.py claims --refresh --full pkg` makes it again" in note
+    # results are data: another result written beside it changes nothing
+    C.save_frame(frame, path.with_name("claims_quick.csv"), **kw)
+    assert C.changed_sources(path, tmp_path) == []
+    (tmp_path / "pkg" / "__pycache__").mkdir()
+    (tmp_path / "pkg" / "__pycache__" / "code.cpython-311.pyc").write_bytes(b"\0")
+    assert C.changed_sources(path, tmp_path) == []
+    # a change of the code: the note names where, with the date, in one sentence
+    (tmp_path / "pkg" / "code.py").write_text("x = 2\n")
+    assert C.changed_sources(path, tmp_path) == ["pkg"]
+    note = C.stored_note(path, tmp_path)
+    assert "has changed since (in pkg)" in note and note.count(". ") == 0
+    assert "commit" not in note and "latest" not in note and "**" not in note
+    # a file without a fingerprint says so
+    provenance.save(frame, tmp_path / "old.csv", command="make", sources=["pkg"])
+    assert C.changed_sources(tmp_path / "old.csv") == ["(no fingerprint)"]
+    assert "records no fingerprint" in C.stored_note(tmp_path / "old.csv")

@@ -193,9 +193,9 @@ def test_fig3_grid_shape_and_sanity(fig3_small):
     assert len(df) == 3 * 3 * 2
     assert set(df.learner) == set(P.LEARNERS)
     assert df.seed.nunique() == 2 and (df.n == 6000).all()
-    # the parameter grids: c log-spaced over 10^-2.7..10^-1, delta = exp(-L) with L log-spaced
+    # the parameter grids: c log-spaced over 10^-3.5..10^-1, delta = exp(-L) with L log-spaced
     grid = {
-        "CTree": np.logspace(-2.7, -1.0, 3),
+        "CTree": np.logspace(-3.5, -1.0, 3),
         "HoeffdingTree": np.exp(-np.logspace(-3.5, 0.5, 3)),
         "CorrHTree": np.exp(-np.logspace(-2.5, 2.0, 3)),
     }
@@ -360,3 +360,40 @@ def test_leaf_predictor_table_runs_both_predictors_on_the_same_trees():
     ]
     assert np.array_equal(trees[0].apply(X), trees[1].apply(X))
     assert not np.array_equal(trees[0].predict(X[:5000]), trees[1].predict(X[:5000]))
+
+
+def test_equal_size_claims_average_the_same_sizes_at_every_seed():
+    """The mean over sizes uses only the sizes both learners reach on every tree: a tree whose
+    runs stop at 100 leaves removes 200 and 1,000 from every tree's mean, not from its own."""
+    import pandas as pd
+
+    from workbench.experiments.paper000 import verdicts as V
+
+    rows = []
+    for seed, top in ((0, 2000), (1, 100)):
+        for learner, shift in (("CTree", 0.01), ("HoeffdingTree", 0.0)):
+            for leaves in (5, 20, 50, top):
+                rows.append(dict(seed=seed, learner=learner, n_leaves=leaves, param=leaves,
+                                 accuracy=0.5 + 0.01 * np.log(leaves) + shift * (1 + seed)))  # fmt: skip
+    out = V._equal_size(pd.DataFrame(rows), "HoeffdingTree", (5, 10, 50, 200, 1000), "accuracy")
+    assert out[0]["sizes"] == out[1]["sizes"] == "5, 10, 50"
+    assert np.isfinite(out[0]["at1000"]) and np.isnan(out[1]["at1000"])
+    assert out[0]["mean"] == pytest.approx(0.01) and out[1]["mean"] == pytest.approx(0.02)
+
+
+def test_the_theorems_are_decided_on_their_trials_and_theorem_5_by_computation():
+    from workbench import claims as C
+
+    t = P.stored_claims(quick=True)
+    theory = t[t["where"].str.startswith("Theorem")]
+    assert len(theory) == 6 and theory.test.str.endswith("(theorems)").sum() == 5
+    exact = theory[theory.test == "exact computation"]
+    assert len(exact) == 1 and exact.p_value.isna().all() and exact.ci_low.isna().all()
+    mc = theory[theory.test.str.startswith("exact binomial")]
+    assert len(mc) == 5 and (mc.verdict == "holds").all()
+    # a rate of 0 events holds only because its exact upper limit is below delta
+    assert (mc.ci_high < 0.05).all() and mc.evidence.str.contains("trials").all()
+    per_seed = C.attached(t)
+    assert {"mc/entropy/m10/k", "mc/entropy/m10/n", "mc/ctree/law0/k"} <= set(per_seed.columns)
+    best = t[t.claim.str.startswith("C-Tree most accurate at the generator's")]
+    assert best.test.str.startswith("sign test").all()

@@ -113,13 +113,19 @@ def test_quick_claims_table():
     testable = t[t.verdict != "not testable here"]
     assert (testable.n_seeds >= 3).all()
     assert set(t[t.verdict == "not testable here"]["where"]) == {"Table 4", "Table 5"}
-    # exact facts are decided as such: Table 2's gains differ from the printed ones by 0.02
-    row = t.set_index("claim").loc["gains of Table 2 (0.25, 0.05, 0.17, 0.07) are those of Table 1"]
+    # exact facts are decided as such, with no p-value and no interval: Table 2's gains differ
+    # from the printed ones by 0.02; alpha = 1 is the Hoeffding tree, prediction by prediction
+    rows = t.set_index("claim")
+    row = rows.loc["gains of Table 2 (0.25, 0.05, 0.17, 0.07) are those of Table 1"]
     assert row.verdict == "fails" and row.estimate == pytest.approx(0.0219, abs=5e-4)
+    assert row.test == "exact computation" and row.p_value != row.p_value
+    row = rows.loc["alpha = 1 gives the original Hoeffding tree"]
+    assert row.verdict == "holds" and row.estimate == 0 and row.test == "exact computation"
+    # whether the tree grows past its root is a count over runs
+    roots = t[t.claim.str.contains("its root in most runs")]
+    assert len(roots) and roots.test.str.startswith("exact binomial").all()
     fair = V.fair(t)
     assert list(fair.columns) == C.COLUMNS and len(fair) == len(V.fair_spec(C.attached(t)))
     # Holm over the testable cells of the family only
-    n_tested = int((fair.verdict != "not testable here").sum())
-    assert (
-        fair.test[fair.verdict != "not testable here"].str.endswith(f"Holm over {n_tested}").all()
-    )
+    tested = fair.test.str.contains("Holm over")
+    assert fair.test[tested].str.endswith(f"Holm over {int(tested.sum())}").all()

@@ -91,3 +91,49 @@ def test_lemma_3_1_check_can_fail_under_its_premise():
     # re-evaluating every 2,000 (leaves every 200) the same stream passes
     r2 = lemmas.averaged_root_race(lemmas.root_gains(X, y, 2), 2000)
     assert r2["hatt_root"] == r2["ht_root"]
+
+
+def test_interleaved_chunks_give_the_same_runs_as_one_pass():
+    """The claims run times a pair's two learners in turns of a few thousand instances each;
+    a learner that continues from where its last turn ended makes the same predictions as one
+    pass over the stream, so the errors of Figures 1 and 14 do not depend on the turns."""
+    from workbench import evaluate
+    from workbench.experiments.paper004 import verdicts as V
+    from workbench.experiments.paper004.figures import _rt
+
+    X, y, info = _rt(12_000, 3, 3)
+    for pair in V.PAIRS.values():
+        for _key, learner, ref in pair:
+            one = evaluate.prequential(
+                V.make_ref(learner, ref, X.shape[1], 3, info.nominal_features), X, y
+            )
+            model = V.make_ref(learner, ref, X.shape[1], 3, info.nominal_features)
+            turns = [evaluate.prequential(model, X[a : a + 2500], y[a : a + 2500], n_points=1)
+                     for a in range(0, len(y), 2500)]  # fmt: skip
+            chunked = np.concatenate([r.predictions for r in turns])
+            assert np.array_equal(chunked, one.predictions), (learner, ref)
+
+
+def test_figure_14_has_no_floor_and_is_not_exercised_without_errors():
+    """Both learners error-free in the last windows at every seed: not exercised (no ratio of
+    zeros); EFDT error-free while VFDT errs: an infinite ratio, counted by the sign test."""
+    import pandas as pd
+
+    from workbench import claims as C
+    from workbench.experiments.paper004 import verdicts as V
+
+    spec = [c for c in V.spec(True) if c.where == "Fig. 14"]
+    cols = {"seed": list(range(8))}
+    for k in V.CLASSES:
+        for pair in V.PAIRS.values():
+            for key, _, _ in pair:
+                cols[f"rt/{k}/{key}/last_errors"] = [0.0] * 8
+                cols[f"rt/{k}/{key}/last"] = [0.0] * 8
+    t = C.table(spec, pd.DataFrame(cols))
+    assert (t.verdict == "not exercised").all() and t.p_value.isna().all()
+    for s in range(8):  # VFDT errs, EFDT does not: the claim at its strongest
+        cols["rt/2/vfdt_paper/last_errors"][s] = 40.0
+    t = C.table(spec, pd.DataFrame(cols))
+    row = t.iloc[0]
+    assert row.verdict == "holds" and row.test.startswith("sign test") and np.isinf(row.estimate)
+    assert ": +∞ [+∞, +∞] (95 %, 8 seeds); sign test p = 0.0078" in C.verdict_sentence(row)

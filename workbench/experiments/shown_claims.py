@@ -4,10 +4,11 @@ asks to recompute it.
 A quick claims run (3 seeds at small sizes) takes up to a minute of processor time (13-60 s
 for papers 000-002, measured 2026-11-24), as much as the rest of a notebook in quick mode or
 more, and its verdicts are smoke-test verdicts.  So a notebook in quick mode shows the stored
-quick run (``results/claims_quick.csv``, with the revision, date and command that made it),
-which ``tests/test_stored_results.py`` makes again from scratch at the same seeds and compares
-exactly: a stored table that today's code no longer computes fails the suite.  A
-``RECOMPUTE = True`` in the cell runs it live instead; the full mode always runs live.
+quick run (``results/claims_quick.csv``; one sentence says when it was made and whether the
+code that makes it has changed since), which ``tests/test_stored_results.py`` makes again from
+scratch at the same seeds and compares exactly: a stored table that today's code no longer
+computes fails the suite.  A ``RECOMPUTE = True`` in the cell runs it live instead; the full
+mode always runs live.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 def claims_to_show(paper, quick: bool, recompute: bool = False, **kwargs):
     """``paper.claims(quick=quick, **kwargs)`` run now (full mode, or ``recompute``), or, in
-    quick mode, ``paper.stored_claims(quick=True)``, with a printed line saying which and where
-    the stored run comes from (its revision, date and command).  The table's ``attrs["live"]``
+    quick mode, ``paper.stored_claims(quick=True)``, with a printed line saying which, when the
+    stored run was made and whether its code has changed since.  The table's ``attrs["live"]``
     says whether it was computed now; a stored table has no ``attrs["seconds"]``."""
     if quick and not recompute:
         table = paper.stored_claims(quick=True)

@@ -94,9 +94,9 @@ FULL = Sizes(
     fig3_trees=20,
     fig3_examples=500_000,
     fig3_params=12,
-    fig4_perms=10,
+    fig4_perms=20,  # as many as the claims run's seeds (verdicts.FULL), so it reuses them
     fig4_params=12,
-    fig5_seeds=10,
+    fig5_seeds=20,
     fig5_rows=None,
     backend=None,
 )

@@ -1,5 +1,5 @@
-r"""000's claims as a table (:mod:`workbench.claims`): each re-tested over seeds, with its own
-quantity, an interval, a paired test and a rule fixed here, before any run.
+r"""000's claims as a table (:mod:`workbench.claims`): each re-tested over seeds with the test
+that fits it, its own quantity, an interval and a rule fixed here, before any run.
 
 What a seed is depends on the experiment, as in the paper: a random tree for Figure 3 (each
 learner runs its whole grid on the same stream, so the differences are paired by tree), a
@@ -10,14 +10,23 @@ already computed (``frames=``), so nothing runs twice.
 
 Conventions fixed before the run:
 
+* the theorems are statements about probabilities, checked on Monte Carlo trials: each
+  claim is an exact binomial test of the violation rate against delta on the pooled trials of
+  every grid point (the bound at every ``m`` and law, the rule at both laws, Theorem 5 at every
+  ``(t, delta)``), and holds only if it holds at every point; Theorem 5 with every label
+  queried is an exact computation (no sampling).
 * "better at equal size": on each tree (permutation), each learner's score is interpolated in
   log leaves at fixed sizes (Fig. 3: 5-1,000 leaves; Fig. 4: 2-100), and the claim's quantity
-  is the mean over the sizes both learners reach of C-Tree's score minus the baseline's.
+  is the mean of C-Tree's score minus the baseline's over the sizes that both learners reach
+  on every tree (the same sizes at every seed); a paired signed-rank test over trees.
 * "most accurate at the generator's size": the number of leaves of C-Tree's most accurate run
-  on each tree, as log10(leaves / 50); the claim holds if it is within a factor 2 of 50.
+  on each tree, as log10(leaves / 50); the claim holds if it is within a factor 2 of 50, by
+  the sign test (a tree whose best c lies at an end of the grid gives a bound, not a value, and
+  the sign test uses only on which side of the margin each tree lies).
 * "the most consistent strategy": the mean score over the six budgets minus that of the best
   strategy that is not a ConfTree variant (the one with the highest mean over all seeds).
-* the theorems: the largest violation rate over the Monte Carlo grid must stay below delta.
+
+Two Holm families: the theorems, and the experiments (Figures 3-5).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ... import claims as C
+from .._claims_store import load, refresh_command, sources, store
 from ._common import LABEL, STRATEGY_ORDER, THEOREM_OF, THEOREMS, sizes
 from .figure_3 import _per_tree_at
 
@@ -49,7 +59,11 @@ class ClaimSizes:
 
 
 QUICK = ClaimSizes(n_seeds=3)
-FULL = ClaimSizes(n_seeds=10)
+#: 20 permutations and strategy seeds: the signed-rank test can then reject at Holm's level
+#: over the 14 experiments (10 seeds could only at 10 of 10 seeds agreeing)
+FULL = ClaimSizes(n_seeds=20)
+#: the families Holm's correction runs within
+THEORY, EXPERIMENTS = "theorems", "experiments"
 
 
 def describe_claims_mode(quick: bool) -> str:
@@ -65,53 +79,82 @@ def describe_claims_mode(quick: bool) -> str:
 # --------------------------------------------------------------------------- Monte Carlo seeds
 def mc_seed(seed):
     """The theorems' checks at one Monte Carlo seed (the quick mode's trial counts): the
-    largest violation rate of each."""
+    violations (``.../k``) and trials (``.../n``) at every grid point, and Theorem 5's exact
+    failure probabilities with every label."""
     from .theorem_4 import split_rule_check
     from .theorem_5 import leaf_consistency_table
     from .theorems_1_3 import bound_curves
 
     out = {}
     curves = bound_curves(seed=seed, fast=True, progress=False, delta=DELTA)
-    for est in THEOREMS:
-        out[f"mc_{est}_exceed"] = float(curves[curves.estimator == est].p_exceed.max())
+    for _, r in curves.iterrows():
+        key = f"mc/{r.estimator}/m{int(r.m)}"
+        out[f"{key}/k"] = float(r.n_exceed)
+        out[f"{key}/n"] = float(r.trials)
     rule = split_rule_check(seed=seed, fast=True, delta=DELTA)
-    out["mc_ctree_suboptimal"] = float(rule[rule.rule == "ctree"].p_suboptimal.max())
-    out["mc_vfdt_suboptimal"] = float(rule[rule.rule == "vfdt"].p_suboptimal.max())
+    for i, law in enumerate(dict.fromkeys(rule.law)):
+        for name in ("ctree", "vfdt"):
+            r = rule[(rule.law == law) & (rule.rule == name)].iloc[0]
+            out[f"mc/{name}/law{i}/k"] = float(round(r.p_suboptimal * r.trials))
+            out[f"mc/{name}/law{i}/n"] = float(r.trials)
     leaf = leaf_consistency_table(seed=seed, fast=True)
-    out["mc_leaf_excess"] = float((leaf.p_fail - leaf.delta).max())
+    every = leaf[leaf.policy == "always"]
+    out["mc/leaf/exact_excess"] = float((every.exact_fail - every.delta).max())
+    for _, r in leaf[leaf.policy == "conftree"].iterrows():
+        key = f"mc/leaf/t{int(r.t)}/d{r.delta:g}"
+        out[f"{key}/k"] = float(round(r.p_fail * r.trials))
+        out[f"{key}/n"] = float(r.trials)
+    return out
+
+
+def _points(row, prefix, label, per_seed=False, bound=None):
+    """``{label: (events, trials[, bound])}`` of the grid points ``prefix/<point>/k`` in a
+    seed's row; ``per_seed``: each seed's points are its own (a law searched at that seed)."""
+    out = {}
+    for col in row.index:
+        if not (col.startswith(prefix + "/") and col.endswith("/k")):
+            continue
+        point = col[len(prefix) + 1 : -2]
+        k, n = row[col], row[col[:-2] + "/n"]
+        if not (np.isfinite(k) and np.isfinite(n)):
+            continue
+        name = label(point) + (f", seed {int(row.seed)}" if per_seed else "")
+        out[name] = (k, n) if bound is None else (k, n, bound(point))
     return out
 
 
 # --------------------------------------------------------------------------- per-seed quantities
 def _equal_size(df, other, sizes_, score):
-    """Per seed: C-Tree minus ``other`` at each size (columns ``at<size>``) and their mean over
-    the sizes both reach (``mean``)."""
+    """Per seed: C-Tree minus ``other`` at each size (``at<size>``), their mean over the sizes
+    that both learners reach on every seed (``mean``: the same sizes at every seed), and those
+    sizes (``sizes``, as text)."""
     ref = {s: _per_tree_at(df, "CTree", s, score) for s in sizes_}
     oth = {s: _per_tree_at(df, other, s, score) for s in sizes_}
     seeds = sorted(set(df.seed))
+    diff = {
+        seed: {s: ref[s].get(seed, np.nan) - oth[s].get(seed, np.nan) for s in sizes_}
+        for seed in seeds
+    }
+    common = [s for s in sizes_ if all(np.isfinite(diff[seed][s]) for seed in seeds)]
     out = {}
     for seed in seeds:
-        row = {}
-        for s in sizes_:
-            a, b = ref[s].get(seed, np.nan), oth[s].get(seed, np.nan)
-            row[f"at{s}"] = a - b
-        vals = [v for v in row.values() if np.isfinite(v)]
-        row["mean"] = float(np.mean(vals)) if vals else np.nan
+        row = {f"at{s}": diff[seed][s] for s in sizes_}
+        row["mean"] = float(np.mean([diff[seed][s] for s in common])) if common else np.nan
+        row["sizes"] = ", ".join(str(s) for s in common)
         out[seed] = row
     return out
 
 
 def _best_leaves(df):
-    """Per tree: log10(leaves / 50) of C-Tree's most accurate run, and whether its c lies at an
-    end of the grid."""
+    """Per tree: log10(leaves / 50) of C-Tree's most accurate run, and where its c lies in the
+    grid: -1 at the smallest c (the most leaves: the best size is then a lower bound), +1 at
+    the largest, 0 inside."""
     out = {}
     for seed, g in df[df.learner == "CTree"].groupby("seed"):
         b = g.loc[g.accuracy.idxmax()]
         grid = np.sort(g.param.unique())
-        out[seed] = (
-            math.log10(max(float(b.n_leaves), 1.0) / GENERATOR_LEAVES),
-            float(b.param in (grid[0], grid[-1])),
-        )
+        edge = -1.0 if b.param == grid[0] else (1.0 if b.param == grid[-1] else 0.0)
+        out[seed] = (math.log10(max(float(b.n_leaves), 1.0) / GENERATOR_LEAVES), edge)
     return out
 
 
@@ -170,10 +213,22 @@ def _sizes_evidence(prefix, sizes_):
                 continue
             v = frame[col].to_numpy(float)
             v = v[np.isfinite(v)]
-            if len(v) >= 2:
-                m, lo, hi = C.t_interval(v)
+            if len(v) >= 6:
+                m, lo, hi = C.signed_rank_interval(v)
                 parts.append(f"{s}: {m:+.4f} [{lo:+.4f}, {hi:+.4f}]")
-        return "by size (leaves: paired mean, 95 %): " + "; ".join(parts) if parts else ""
+            elif len(v):
+                parts.append(f"{s}: {np.median(v):+.4f} ({len(v)} seeds)")
+        common = frame.get(f"{prefix}_sizes")
+        text = ""
+        if common is not None and len(common.dropna()):
+            text = f"averaged over the sizes every seed reaches for both: {common.dropna().iloc[0]} leaves"
+        if parts:
+            text += (
+                ("; " if text else "")
+                + "by size (leaves: Hodges-Lehmann, 95 %): "
+                + "; ".join(parts)
+            )
+        return text
 
     return ev
 
@@ -186,10 +241,16 @@ def _edge_evidence(order):
         e = frame[col].dropna()
         leaves = GENERATOR_LEAVES * 10 ** np.asarray(vals)
         text = f"C-Tree's most accurate trees have {np.median(leaves):.0f} leaves (median)"
-        if e.sum():
+        low, high = int((e < 0).sum()), int((e > 0).sum())
+        if low:
             text += (
-                f"; on {int(e.sum())} of {len(e)} trees its best c is at an end of the grid "
-                "(the grid should be wider there)"
+                f"; on {low} of {len(e)} trees its best c is the grid's smallest (its best size "
+                "is then at least the value shown)"
+            )
+        if high:
+            text += (
+                f"; on {high} of {len(e)} trees its best c is the grid's largest (its best "
+                "size is then at most the value shown)"
             )
         return text
 
@@ -204,39 +265,70 @@ def _rival_evidence(ds):
     return ev
 
 
+#: the effects the experiments' tests are planned for, and the per-seed spreads of the full
+#: run of 2026-11-25 (20 trees, 10 permutations and strategy seeds) the plan assumed
+PLAN = {
+    "fig3": dict(power_at=0.005, power_sd=0.006),  # half a point of accuracy
+    "fig4": dict(power_at=0.01, power_sd=0.015),  # one point of accuracy or F-measure
+    "fig5": dict(power_at=0.005, power_sd=0.007),  # half a point, mean over budgets
+    "best": dict(power_at=0.0, power_sd=0.2),  # log10 leaves: truly at 50
+}
+
+
 def spec() -> list[C.Claim]:
-    """000's claims, their quantities and rules (fixed here, before any run)."""
+    """000's claims, their quantities, tests and rules (fixed here, before any run)."""
     out = []
     for est in THEOREMS:
         out.append(
             C.Claim(
                 f"the {est.replace('_', '-')} estimate is within ε(m, δ) w.p. ≥ 1 - δ",
                 THEOREM_OF[est],
-                "largest rate of |Φ̂ - Φ| > ε over m = 10-10,000 at the tightest law found "
-                "(δ = 0.05)",
-                f"mc_{est}_exceed",
-                C.Rule.less(DELTA, "δ"),
-                fmt=".4f",
+                "rate of |Φ̂ - Φ| > ε at the tightest law found at each m = 10-10,000 (δ = 0.05)",
+                lambda r, est=est: _points(r, f"mc/{est}", lambda p: f"m = {p[1:]}", True),
+                C.Rule.less(DELTA, "δ", power_at=DELTA / 2),
+                test="binomial",
+                family=THEORY,
             )
         )
     out.append(
         C.Claim(
             "C-Tree's rule (eq. 7) splits on a suboptimal feature w.p. ≤ δ",
             "Theorem 4, eq. (7)",
-            "largest rate of suboptimal splits at one leaf over two laws (δ = 0.05)",
-            "mc_ctree_suboptimal",
-            C.Rule.less(DELTA, "δ"),
-            fmt=".4f",
+            "rate of suboptimal splits at one leaf, at each of two laws (δ = 0.05)",
+            lambda r: _points(r, "mc/ctree", lambda p: f"law {p[3:]}"),
+            C.Rule.less(DELTA, "δ", power_at=DELTA / 2),
+            test="binomial",
+            family=THEORY,
         )
     )
     out.append(
         C.Claim(
-            "a δ-consistent leaf predicts non-optimally w.p. ≤ δ",
+            "a δ-consistent leaf predicts non-optimally w.p. ≤ δ (every label)",
             "Theorem 5, eq. (9)",
-            "largest failure rate minus δ over t ∈ {20, 200, 1000}, δ ∈ {0.05, ..., 0.9}, "
-            "every label or ConfTree's queries",
-            "mc_leaf_excess",
+            "largest exact failure probability minus δ over t ∈ {20, 200, 1000}, "
+            "δ ∈ {0.05, ..., 0.9}, every label queried",
+            "mc/leaf/exact_excess",
             C.Rule.less(0.0),
+            test="exact",
+            family=THEORY,
+            fmt="+.4g",
+        )
+    )
+    out.append(
+        C.Claim(
+            "a δ-consistent leaf predicts non-optimally w.p. ≤ δ (ConfTree's queries)",
+            "Theorem 5, eq. (9)",
+            "failure rate minus δ at each t ∈ {20, 200, 1000} and δ ∈ {0.05, ..., 0.9}, labels "
+            "queried by ConfTree",
+            lambda r: _points(
+                r,
+                "mc/leaf",
+                lambda p: p.replace("t", "t = ").replace("/d", ", δ = "),
+                bound=lambda p: float(p.split("/d")[1]),
+            ),
+            C.Rule.less(0.0, "each point's δ", power_at=0.0),
+            test="binomial",
+            family=THEORY,
         )
     )
     for order, words in ORDERS.items():
@@ -246,10 +338,11 @@ def spec() -> list[C.Claim]:
                     f"C-Tree more accurate than {LABEL[other]} at equal size ({words})",
                     "Sec. VII-A, Fig. 3",
                     f"online accuracy, C-Tree minus {LABEL[other]}, paired by tree at equal "
-                    "size, mean over 5-1,000 leaves",
+                    "size, mean over the sizes of 5-1,000 leaves both reach on every tree",
                     f"fig3_{order}_{other}_mean",
-                    C.Rule.greater(0),
+                    C.Rule.greater(0, "half a point of accuracy planned", **PLAN["fig3"]),
                     evidence=_sizes_evidence(f"fig3_{order}_{other}", FIG3_SIZES),
+                    family=EXPERIMENTS,
                 )
             )
         out.append(
@@ -258,8 +351,10 @@ def spec() -> list[C.Claim]:
                 "Sec. VII-A, Fig. 3",
                 "log10(leaves of C-Tree's most accurate run / 50), per tree",
                 f"fig3_{order}_best_leaves",
-                C.Rule.within(math.log10(2), "within a factor 2 of 50 leaves"),
+                C.Rule.within(math.log10(2), "within a factor 2 of 50 leaves", **PLAN["best"]),
+                test="sign",
                 evidence=_edge_evidence(order),
+                family=EXPERIMENTS,
             )
         )
     for ds in DATASETS:
@@ -270,10 +365,11 @@ def spec() -> list[C.Claim]:
                     f"C-Tree compares favourably with {LABEL[other]} ({ds})",
                     "Sec. VII-B, Fig. 4",
                     f"{metric}, C-Tree minus {LABEL[other]}, paired by permutation at equal "
-                    "size, mean over 2-100 leaves",
+                    "size, mean over the sizes of 2-100 leaves both reach on every permutation",
                     f"fig4_{ds}_{other}_mean",
-                    C.Rule.greater(0),
+                    C.Rule.greater(0, "one point planned", **PLAN["fig4"]),
                     evidence=_sizes_evidence(f"fig4_{ds}_{other}", FIG4_SIZES),
+                    family=EXPERIMENTS,
                 )
             )
     for ds in DATASETS:
@@ -285,8 +381,9 @@ def spec() -> list[C.Claim]:
                     f"mean {'accuracy' if ds == 'electricity' else 'F-measure'} over the six "
                     f"budgets, {conf} minus the best strategy that is not a ConfTree variant",
                     f"fig5_{ds}_{conf}",
-                    C.Rule.greater(0),
+                    C.Rule.greater(0, "half a point planned", **PLAN["fig5"]),
                     evidence=_rival_evidence(ds),
+                    family=EXPERIMENTS,
                 )
             )
     return out
@@ -353,51 +450,21 @@ def claims(quick=True, seeds=None, client=None, *, frames=None, processes=None, 
 
 # --------------------------------------------------------------------------- stored claims
 RESULTS = __import__("pathlib").Path(__file__).parent / "results"
-SOURCES = (
-    "workbench/experiments/paper000",
-    "workbench/core",
-    "workbench/learners",
-    "workbench/active",
-    "workbench/drift",
-    "workbench/bounds",
-    "workbench/montecarlo",
-    "workbench/evaluate/prequential.py",
-    "workbench/streams/rand_cbt.py",
-    "workbench/streams/datasets.py",
-    "workbench/claims.py",
-)
-
-
+SOURCES = sources("paper000")
 #: the command that makes the stored quick results again
-STORE_QUICK = (
-    'python -c "from workbench.experiments import paper000 as P; '
-    'P.store_claims(P.claims(quick=True))"'
-)
-
-
-def _claims_path(quick: bool):
-    return RESULTS / f"claims_{'quick' if quick else 'full'}.csv"
+STORE_QUICK = refresh_command("paper000", True)
 
 
 def store_claims(table, command: str | None = None):
     """Write a claims run's per-seed results to ``results/claims_quick.csv`` or
-    ``claims_full.csv`` with their provenance (:func:`workbench.claims.save_table`).  The
-    quick file is what ``tests/test_stored_results.py`` compares a fresh quick run with: make
-    it again with :data:`STORE_QUICK`."""
-    quick = bool(table.attrs["quick"])
-    command = command or (
-        STORE_QUICK
-        if quick
-        else "notebooks/01_confidence_decision_trees.ipynb in full mode: "
-        "P.store_claims(P.claims(quick=False, frames=...))"
-    )
-    return C.save_table(table, _claims_path(quick), command=command, sources=SOURCES)
+    ``claims_full.csv`` with their provenance and the fingerprint of their sources
+    (:func:`workbench.experiments._claims_store.store`).  The quick file is what
+    ``tests/test_stored_results.py`` compares a fresh quick run with; both are made again
+    by ``python3 dev.py claims --refresh [--quick | --full] paper000``."""
+    return store(table, RESULTS, paper="paper000", command=command)
 
 
 def stored_claims(quick: bool = False):
     """The claims table of the stored run, decided again from its per-seed results with the
     same spec, or None; ``attrs["note"]`` says where it comes from and whether it is stale."""
-    table = C.load_table(spec(), _claims_path(quick))
-    if table is not None:
-        table.attrs["quick"] = quick
-    return table
+    return load(spec(), RESULTS, quick)

@@ -16,8 +16,10 @@ eq. (7), active selection          :func:`run_active`, :func:`plot_query_maps`,
 claims (over seeds)                :func:`claims` (:mod:`workbench.claims`), :func:`claims_spec`,
                                    :func:`describe_claims_mode`, :func:`store_claims`,
                                    :func:`stored_claims`
-the 3 delta of the learner as run  :func:`useless_test_rate`, :func:`noise_table`
-stored results                     :func:`store`, :func:`stored`, :func:`stored_note`
+the 3 delta of the learner as run  :func:`noise_runs`, :func:`useless_test_rate`,
+                                   :func:`noise_table`
+stored results                     :func:`store`, :func:`stored`, :func:`stored_note`,
+                                   :func:`store_figures`
 =================================  ==========================================================
 
 The learners are :class:`workbench.learners.BOCT` and :class:`workbench.active.BOCTAL`; the
@@ -26,9 +28,10 @@ batch protocols :func:`workbench.evaluate.toy_runs` and :func:`workbench.evaluat
 
 from __future__ import annotations
 
-from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store, stored, stored_note
+from ._common import FAST, FULL, Sizes, Stopwatch, describe_mode, sizes, store
+from ._common import stored, stored_note
 from .verdicts import claims, describe_claims_mode, noise_table, store_claims, stored_claims
-from .verdicts import useless_test_rate
+from .verdicts import noise_runs, store_figures, useless_test_rate
 from .verdicts import spec as claims_spec
 from .figure_5 import best_settings as toy_best
 from .figure_5 import compare_at, fig5, plot_fig5, tune_toy
@@ -56,6 +59,8 @@ __all__ = [
     "store_claims",
     "stored_claims",
     "stored_note",
+    "store_figures",
+    "noise_runs",
     "toy_best",
     "compare_at",
     "fig5",

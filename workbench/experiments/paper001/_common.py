@@ -139,31 +139,26 @@ class RunCache:
 
 
 RESULTS = __import__("pathlib").Path(__file__).parent / "results"
-#: the code whose changes make this paper's stored results stale (paths in the repository)
-SOURCES = (
-    "workbench/experiments/paper001",
-    "workbench/evaluate/pool.py",
-    "workbench/core/stored.py",
-    "workbench/core/rules.py",
-    "workbench/bounds",
-    "workbench/streams/toy64.py",
-    "workbench/streams/datasets.py",
-    "workbench/claims.py",
-)
 NOTEBOOK = "notebooks/02_bayesian_credible_trees.ipynb"
+#: what makes the stored full-mode figures again (:func:`store_figures`, with the full claims)
+REFRESH_FULL = "python3 dev.py claims --refresh --full paper001"
+
+
+def _sources():
+    from .._claims_store import sources
+
+    return sources("paper001")
 
 
 def store(frame, name: str, command: str | None = None):
     """Write a full-mode result table to ``results/<name>.csv`` with its provenance (revision,
-    date, command: :mod:`workbench.provenance`); quick mode writes nothing.  Returns it."""
-    from ... import provenance
+    date, command: :mod:`workbench.provenance`) and the fingerprint of its sources
+    (:func:`workbench.claims.save_frame`); quick mode writes nothing.  Returns it."""
+    from ... import claims
 
     if sizes() is FULL:
-        provenance.save(
-            frame,
-            RESULTS / f"{name}.csv",
-            command=command or f"{NOTEBOOK} in full mode (QUICK = False): P.store(..., {name!r})",
-            sources=SOURCES,
+        claims.save_frame(
+            frame, RESULTS / f"{name}.csv", command=command or REFRESH_FULL, sources=_sources()
         )
     return frame
 
@@ -178,8 +173,8 @@ def stored(name: str):
 
 
 def stored_note(name: str) -> str:
-    """When, from which revision and by which command ``results/<name>.csv`` was made, and
-    whether the code that makes it changed since (the sentence the notebook prints)."""
-    from ... import provenance
+    """One sentence saying when ``results/<name>.csv`` was made, how to make it again, and
+    whether the code that makes it has changed since (:func:`workbench.claims.stored_note`)."""
+    from ... import claims
 
-    return provenance.describe(RESULTS / f"{name}.csv")
+    return claims.stored_note(RESULTS / f"{name}.csv")

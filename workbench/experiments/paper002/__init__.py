@@ -23,7 +23,7 @@ Every runner returns a ``pandas.DataFrame``; sections 1-3 take their sizes from 
 
 from __future__ import annotations
 
-from ._common import BATCH, COLOR, FAST, FULL, Sizes, Stopwatch, describe_mode, sizes
+from ._common import BATCH, COLOR, FAST, FULL, Sizes, Stopwatch, sizes
 from .analytic_split import (
     analytic_from_sample,
     draw_attribute,
@@ -43,6 +43,7 @@ from .nodes import (
 from .plots import plot_stationary
 from .stepper import forest_stepper_demo
 from .verdicts import (
+    describe_mode,
     FULL as CLAIMS_FULL,
     QUICK as CLAIMS_QUICK,
     batch_tree,

@@ -40,14 +40,3 @@ FULL = Sizes(gain_n=20_000, gain_seeds=10, nodes_n=100_000, alarm_n=100_000, ala
 
 def sizes(fast: bool | None = None) -> Sizes:
     return FAST if (fast_mode() if fast is None else fast) else FULL
-
-
-def describe_mode(fast: bool | None = None) -> str:
-    from .verdicts import describe_claims_mode
-
-    s = sizes(fast)
-    mode = "QUICK (fast sizes)" if s is FAST else "FULL (laptop-scale reproduction)"
-    return (
-        f"Mode: {mode}. Section 2: the forests learn {s.nodes_n:,} rows. DDM false alarms: "
-        f"{s.alarm_seeds} streams of {s.alarm_n:,} rows. " + describe_claims_mode(s is FAST)
-    )

@@ -30,7 +30,7 @@ claims and verdicts                ``verdicts``: :func:`claims` (the table; per-
 
 from __future__ import annotations
 
-from ._common import FAST, FULL, THESIS, Sizes, Stopwatch, describe_mode, fast_mode, load, sizes
+from ._common import FAST, FULL, THESIS, Sizes, Stopwatch, fast_mode, load, sizes
 from .alpha_one import alpha_one_check
 from .fair_labels import plot as plot_fair
 from .figures_4_15 import experiment_2_3
@@ -44,6 +44,7 @@ from .query_region import widget as region_widget
 from .table_3_5 import availability, experiment_1
 from .table_3_5 import summary as table_summary
 from .verdicts import (
+    describe_mode,
     claim_sizes,
     claims,
     default_alpha,

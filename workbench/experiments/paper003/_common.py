@@ -58,20 +58,6 @@ def sizes(fast: bool | None = None) -> Sizes:
     return FAST if (fast_mode() if fast is None else fast) else FULL
 
 
-def describe_mode(fast: bool | None = None) -> str:
-    """One paragraph saying which mode runs and how large its experiments are."""
-    from .verdicts import describe_claims_mode
-
-    s = sizes(fast)
-    mode = "QUICK (WORKBENCH_FAST=1)" if s is FAST else "FULL"
-    rows = lambda r: "all rows" if r is None else f"{r:,} rows"  # noqa: E731
-    return (
-        f"Mode: {mode}. Section 3: {s.region_n:,} instances. Figures 4-15 (one run, the data "
-        f"in their order): {rows(s.fig_rows)}, alpha in {list(s.alphas)}. "
-        + describe_claims_mode(s is FAST)
-    )
-
-
 def available(name: str) -> bool:
     """Whether the thesis's data set ``name`` is on this machine (no download is tried)."""
     from ... import streams
