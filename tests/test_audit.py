@@ -204,7 +204,7 @@ def test_sample_truth_estimates_the_exact_truth_within_its_stated_error():
 def test_structure_log_lists_every_inner_node_in_split_order(cbt_tree):
     model, _info = cbt_tree
     T = model.tree
-    log = mc.split_log(model)
+    log = mc.audit.structure_log(model)
     inner = np.flatnonzero(np.isin(T.kind, (1, 2, 3)))
     assert sorted(log["node"]) == sorted(inner.tolist()) and len(log) >= 3
     assert list(log.columns) == list(mc.audit.LOG_COLUMNS)
@@ -225,10 +225,14 @@ def test_structure_log_lists_every_inner_node_in_split_order(cbt_tree):
 def test_structure_log_marks_ties_unknown_when_tau_allows_them():
     X, y, info = streams.rand_cbt(20_000, seed=1, n_leaves=4, d=2, q=0.8, return_info=True)
     model = learners.HoeffdingTree(delta=0.05, tau=0.05).fit(X, y)
-    log = mc.split_log(model)
+    log = mc.audit.structure_log(model)
     assert len(log) > 0 and log["tie"].isna().all()
+    # the tree's own log (which split_log and audit_tree prefer) knows each split's kind
+    own = mc.split_log(model)
+    assert own["tie"].notna().all() and own["tie"].any() and not own["tie"].all()
+    assert sorted(own["node"]) == sorted(log["node"])
     counts = mc.summarize_audit(mc.audit_tree(model, info))
-    assert counts["ties_unknown"] == len(log) and counts["ties"] == 0
+    assert counts["ties_unknown"] == 0 and counts["ties"] == int(own["tie"].sum())
 
 
 def test_a_learners_own_split_log_is_used():

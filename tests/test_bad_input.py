@@ -257,7 +257,7 @@ CASES = [
         "feature_gains theta 1-D",
         lambda p: montecarlo.feature_gains(0.3, [0.2, 0.9]),
         ValueError,
-        r"theta must be an array \[d, 2\].*shape \(2,\)",
+        r"theta must have shape \(d, 2\) for 2 classes, got \(2,\)",
         None,
     ),
     (

@@ -389,17 +389,7 @@ class _Direct:
 
 def _direct(model) -> _Direct | None:
     """The model's direct calls where its learning and prediction are BaseTree's own."""
-    from .base import BaseTree
-
-    cls = type(model)
-    if (
-        cls._learn_checked is BaseTree._learn_checked
-        and cls._learn_all is BaseTree._learn_all
-        and cls._predict_checked is BaseTree._predict_checked
-        and cls.predict is BaseTree.predict
-    ):
-        return _Direct()
-    return None
+    return _Direct() if type(model)._rows_direct() else None
 
 
 # -------------------------------------------------------------------- the one-row methods

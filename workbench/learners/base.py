@@ -729,6 +729,17 @@ class BaseTree(Explaining, EngineDriver, ClassifierAPI):
         self._learn_checked(X, y)
         return self
 
+    @classmethod
+    def _rows_direct(cls) -> bool:
+        """Whether the class learns and predicts as BaseTree does (none of the four overridden),
+        so that the one-row methods may call the engine directly (``_rows``)."""
+        return (
+            cls._learn_checked is BaseTree._learn_checked
+            and cls._learn_all is BaseTree._learn_all
+            and cls._predict_checked is BaseTree._predict_checked
+            and cls.predict is BaseTree.predict
+        )
+
     def _learn_checked(self, X, y):
         self._learn_all(X, y)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import check_bool, check_int, check_n, check_probability, check_seed
+from . import truth
 from .info import StreamInfo
 
 
@@ -70,9 +71,7 @@ class RandCBTConcept:
         ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
         region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
         split."""
-        from .truth import law_of
-
-        return law_of(self)
+        return truth.rand_cbt_law(self)
 
     def to_dot(self, feature_names=None) -> str:
         """Graphviz DOT source: inner nodes show their test, leaves P(Y = 1)."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from ._java_random import JavaRandom
 from ._validate import check_bool, check_int, check_n, check_probability, check_seed
+from . import truth
 from .info import StreamInfo
 
 #: Growing stops with a ValueError beyond this many nodes (a tree that large is a parameter mistake).
@@ -152,9 +153,7 @@ class RandomTreeConcept:
         ``law().feature_gains(tests)`` is the true merit of every feature's best cut in the
         region the tests describe, ``law().split_gain(tests, feature, threshold)`` that of one
         split."""
-        from .truth import law_of
-
-        return law_of(self)
+        return truth.random_tree_law(self)
 
     def to_dot(self) -> str:
         """Graphviz DOT source of the tree (inner nodes name the attribute, leaves the class)."""

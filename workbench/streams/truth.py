@@ -274,7 +274,7 @@ class CellLaw:
 
 
 # ------------------------------------------------------------------ the generators' laws
-def _rand_cbt_law(tree) -> CellLaw:
+def rand_cbt_law(tree) -> CellLaw:
     leaves = tree.leaves
     d = tree.lower.shape[1]
     p1 = tree.p1[leaves]
@@ -288,7 +288,7 @@ def _rand_cbt_law(tree) -> CellLaw:
     )
 
 
-def _random_tree_law(tree) -> CellLaw:
+def random_tree_law(tree) -> CellLaw:
     n_nom, n_num, V, K = tree.n_nominal, tree.n_numeric, tree.n_values, tree.n_classes
     d = n_nom + n_num
     lows, highs, alloweds, labels = [], [], [], []
@@ -344,14 +344,10 @@ def law_of(source) -> CellLaw:
     """The exact law of a generated stream: ``source`` is its ``StreamInfo``
     (``return_info=True``) or its generating tree (``info.tree``) of
     :func:`~workbench.streams.rand_cbt` or :func:`~workbench.streams.random_tree`."""
-    from .rand_cbt import RandCBTConcept
-    from .random_tree import RandomTreeConcept
-
     tree = getattr(source, "tree", source)
-    if isinstance(tree, RandCBTConcept):
-        return _rand_cbt_law(tree)
-    if isinstance(tree, RandomTreeConcept):
-        return _random_tree_law(tree)
+    law = getattr(tree, "law", None)
+    if callable(law):  # a generating tree knows its law (rand_cbt's and random_tree's)
+        return law()
     name = getattr(source, "name", type(source).__name__)
     raise ValueError(
         f"the law of {name!r} is not known exactly (only rand_cbt's and random_tree's are); "
