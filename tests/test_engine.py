@@ -443,7 +443,7 @@ def _screen(T, C, node, params, eps, merits, cuts, post):
             post,
             True,
         )
-        and search.screen_keeps(params, C.nom_index, merits, cuts, eps, 0.0, 1, 0)
+        and search.screen_keeps(params, C.nom_index, merits, cuts, eps, 0.0, 1, 0)[0]
     )
 
 

@@ -44,7 +44,6 @@ from .search import (
     record_merits,
     screen_applies,
     screen_keeps,
-    screen_top_two,
 )
 from .state import M_T, NUMERIC, node_arrays, slot_arrays
 
@@ -247,9 +246,12 @@ def leaf_decision(C, N, S, t_learned, node, merits, cuts, post, stats, screen):
         )
         if not screened:
             break
-        if complete and screen_keeps(params, nom_index, merits, cuts, eps, n, looks, N.depth[node]):
-            _usable, top, second, _n = screen_top_two(nom_index, merits, cuts)
-            return NO_SPLIT_BOUND, -1, -1, eps, np.nan, np.nan, top, second
+        if complete:
+            keeps, top, second = screen_keeps(
+                params, nom_index, merits, cuts, eps, n, looks, N.depth[node]
+            )
+            if keeps:
+                return NO_SPLIT_BOUND, -1, -1, eps, np.nan, np.nan, top, second
         screened = False
     if params[P_MERITS] == MERITS_MOA:
         return moa_split_decision(

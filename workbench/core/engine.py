@@ -79,7 +79,8 @@ def active_control(code, budget, ddm_mode=0, ddm_min=DDM_MIN_DEFAULT, strict=DDM
 # made run_stream's machine code 9% larger and a first use 7% slower to compile (measured).
 @njit(cache=True, error_model="numpy")
 def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sparams, sstate,
-               rng, ddm, counters, queried, path, tree, counts, all_nominal, bundles):
+               rng, ddm, counters, queried, path, tree, counts, all_nominal, bundles, bins,
+               wait):
     """Route, predict and/or learn rows ``start..n-1`` of X, in order; the one per-instance loop.
 
     learn   learn (X[i], y[i]) after predicting it (y is ignored when False)
@@ -112,6 +113,12 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
             over products of counts (``naive_bayes.nb_nominal_argmax``, :func:`_all_nominal`)
     bundles (``NodeArrays``, ``SlotArrays``) of T's arrays, for the split attempt
             (:func:`bundles_of`)
+    bins    None: the split search reads the Gaussian observers only (numba compiles this
+            variant without the bin counts), or ``T.h_count`` where the cut points are counted
+            (``CUTS_COUNTED``): each numeric value's bin is counted too (:func:`_bins`)
+    wait    None: the grace period decides when a leaf attempts a split (numba compiles this
+            variant without a schedule), or ``T.wait`` under a user's grace schedule
+            (``grace_schedule=``): each leaf waits what the schedule said (:func:`_wait`)
 
     Returns the index reached: less than n when the arrays must grow before the next row.
 
@@ -168,13 +175,12 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     post = np.empty((max(branch, 2), K))
     # a data-dependent bound's view of a leaf and its two best candidates (bounds.leaf_stats)
     stats = np.empty(stats_size(K, post.shape[0]) if needs_stats(C.params) else 0)
-    scheduled = C.params[P_GRACE_FN] != 0.0   # a user's grace schedule
-    counted = C.params[P_CUTS] == CUTS_COUNTED   # counted cut points
-    h_count = T.h_count
     cut_table = C.cuts
-    wait = T.wait
     log_cap = T.log.shape[0]
     log_room = C.params[P_LOG_LIMIT] <= 0.0 or log_cap < C.params[P_LOG_LIMIT]   # may it grow?
+    # the room check's node capacity, 0 once the split log is full and may grow: only a split
+    # adds a log row, so the log is checked after splits, not at every row
+    node_cap = 0 if log_room and meta[M_N_LOG] >= log_cap else n_cap
     want_pred = pred.shape[0] > 0
     want_proba = proba.shape[0] > 0
     want_leaves = leaves.shape[0] > 0
@@ -227,9 +233,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     pause = n if n - start < ROUTE_BLOCK else start
     for i in range(start, n):
         # ---- room: a split needs ``branch`` free rows, a new leaf one statistics slot
-        if learn and (n_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
-                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1 or
-                      meta[M_N_LOG] >= log_cap and log_room):
+        if learn and (node_cap - meta[M_N_NODES] + meta[M_FREE_NODES] < branch or
+                      s_cap - meta[M_N_SLOTS] + meta[M_FREE_SLOTS] < 1):
             if rng is None:
                 counters[C_SEEN] = n_seen
                 counters[C_QUERIED] = n_queried
@@ -365,10 +370,9 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                 # (the products of denominators only where naive Bayes's shortcut reads them)
                 observe(nom_index, nom, nom_w, nom_nv, nom_q, all_nominal, g_w, g_mean, g_m2,
                         g_min, g_max, stats_slot[leaf], X, i, c)
-                if counted:   # (counted cut points: each numeric value's bin too)
-                    count_bins(h_count, cut_table, nom_index, stats_slot[leaf], X, i, c)
-                due = due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole,
-                                    scheduled)
+                if bins is not None:   # (counted cut points: each numeric value's bin too)
+                    count_bins(bins, cut_table, nom_index, stats_slot[leaf], X, i, c)
+                due = due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole)
             # ---- re-evaluate inner nodes (HATT), attempt a split at the leaf
             if path is not None:
                 first = reevaluation_due(class_counts, last_eval, meta[M_T], path, length,
@@ -378,12 +382,14 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     due = False    # the tree changed above this leaf: no attempt for this row
                     hi = i + 1
                     edit = TABLE_STALE
+                    if log_room and meta[M_N_LOG] >= log_cap:
+                        node_cap = 0
             if due:
                 # the split test takes the arrays it reads (a call that takes the tree counts
                 # references to all of them), the split itself the tree
                 outcome, b1, _b2, eps, _q, _thr, g1, g2 = leaf_decision(
                     C, nodes, slots, meta[M_T], leaf, merits, cuts, post, stats, True)
-                if scheduled:
+                if wait is not None:   # (a user's grace schedule)
                     schedule_next(C.params, wait, counts, leaf, leaf_weight(class_counts, leaf),
                                   g1, g2, eps, nodes.looks[leaf])
                 if ((outcome == SPLIT_MARGIN or outcome == SPLIT_TIE) and
@@ -393,6 +399,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                     # only: a row whose block ended at this leaf would go on from it, now a test)
                     hi = i + 1
                     edit = leaf if edit == TABLE_CURRENT else TABLE_STALE
+                    if log_room and meta[M_N_LOG] >= log_cap:
+                        node_cap = 0
         if want_leaves:
             countdown = sample_leaves(meta, leaves, countdown, every, i)
     if rng is None:
@@ -426,6 +434,19 @@ def _all_nominal(C):
     (a runtime flag, not a variant of the kernel: one more variant per learner cost about 12 s
     of a cold precompile)."""
     return bool(C.nom_card.shape[0] == C.nom_index.shape[0] > 0)
+
+
+def _bins(T, C):
+    """The bin counts of counted cut points (``CUTS_COUNTED``), or None: numba then compiles
+    the variant of the loop without them (their step in the loop slowed every other learner's
+    rows by a few percent, measured with ``bench_ab``)."""
+    return T.h_count if C.params[P_CUTS] == CUTS_COUNTED else None
+
+
+def _wait(T, C):
+    """The leaves' waits under a user's grace schedule (``P_GRACE_FN``), or None: numba then
+    compiles the variant of the loop without the schedule."""
+    return T.wait if C.params[P_GRACE_FN] != 0.0 else None
 
 
 def _counts(T, C):
@@ -475,13 +496,14 @@ def learn_args(T, C, X, y, start, tree=0, extras=None):
     """The arguments of :func:`run_stream` that learn rows ``start..`` of (X, y) into tree
     ``tree`` (``extras``: :func:`_full_extras`'s, made once by a caller that calls often)."""
     return (T, C, X, y, start, True, _NO_INT, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
-            _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
+            _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T), _bins(T, C),
+            _wait(T, C))
 
 
 def predict_args(T, C, X, pred, tree=0, extras=None):
     """The arguments of :func:`run_stream` that predict every row of X into ``pred``."""
     return (T, C, X, _NO_INT, 0, False, pred, _NO_FLOAT, _NO_INT, 1, *(extras or _full_extras()),
-            None, tree, None, _all_nominal(C), bundles_of(T))
+            None, tree, None, _all_nominal(C), bundles_of(T), None, None)
 
 
 def learn(T, C, X, y, start, tree=0):
@@ -497,7 +519,8 @@ def prequential(T, C, X, y, start, pred, leaves, every, control=None, sparams=No
     if control is not None:
         extras = (control, sparams, sstate, rng, ddm, counters, queried)
     return run_stream(T, C, X, y, start, True, pred, _NO_FLOAT, leaves, every, *extras,
-                      _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T))
+                      _path(T, C), tree, _counts(T, C), _all_nominal(C), bundles_of(T),
+                      _bins(T, C), _wait(T, C))
 
 
 def predict(T, C, X, pred, tree=0):
@@ -506,7 +529,7 @@ def predict(T, C, X, pred, tree=0):
 
 def predict_proba(T, C, X, proba, tree=0):
     run_stream(T, C, X, _NO_INT, 0, False, _NO_INT, proba, _NO_INT, 1, *_full_extras(), None,
-               tree, None, _all_nominal(C), bundles_of(T))
+               tree, None, _all_nominal(C), bundles_of(T), None, None)
 
 
 @njit(cache=True)

@@ -645,7 +645,7 @@ def run_forest(T, C, F, X, y, start, learn, pred, proba, leaves, every, path):
                     i,
                     lc,
                 )
-                if due_for_split(class_counts, last_eval, None, T.wait, leaf, grace, 0, False):
+                if due_for_split(class_counts, last_eval, None, None, leaf, grace, 0):
                     forest_attempt(T, C, F, leaf, root, r, merits, cuts, post)
         if want_leaves:
             countdown -= 1

@@ -574,11 +574,12 @@ def screen_top_two(nom_index, merits, cuts):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def screen_keeps(params, nom_index, merits, cuts, eps, n, looks, depth):
-    """Whether the leaf's rule keeps the leaf for certain, told from merits within
-    ``SCREEN_SLACK`` of the split search's (:func:`feature_candidates` with ``screen``; a
-    numeric feature's cut there is 0 where it has a candidate, NaN where not): the stream
-    kernel's split attempt then skips the exact search (True), which it runs otherwise (False),
-    so both reach the same decision.  Only where :func:`screen_applies`.
+    """(keeps, top, second): whether the leaf's rule keeps the leaf for certain, told from
+    merits within ``SCREEN_SLACK`` of the split search's (:func:`feature_candidates` with
+    ``screen``; a numeric feature's cut there is 0 where it has a candidate, NaN where not),
+    and the screen's best and second-best merits it judged.  The stream kernel's split attempt
+    then skips the exact search (True), which it runs otherwise (False), so both reach the same
+    decision.  Only where :func:`screen_applies`.
 
     The exact rule's quantity is the best merit less the second's (or less the null split's
     gain); the true best lies at most ``SCREEN_SLACK`` above the screen's best and the true
@@ -589,17 +590,17 @@ def screen_keeps(params, nom_index, merits, cuts, eps, n, looks, depth):
     it is asked with)."""
     usable, top, second, n_candidates = screen_top_two(nom_index, merits, cuts)
     if not usable:
-        return False
+        return False, top, second
     if params[P_RULE_FN] != 0.0:
         verdict = user_verdict(
             params, top + SCREEN_SLACK, second - SCREEN_SLACK, NULL_GAIN, eps, n, looks, depth
         )
-        return verdict == KEEP
+        return verdict == KEEP, top, second
     if int(params[P_SPLIT_RULE]) == RULE_BEST_VS_NULL:
-        return top + SCREEN_SLACK - NULL_GAIN < eps
+        return top + SCREEN_SLACK - NULL_GAIN < eps, top, second
     if n_candidates < 2 or second == -np.inf:
-        return False  # the quantity is infinite: a split
-    return (top - second) + 2.0 * SCREEN_SLACK < params[P_MARGIN_FACTOR] * eps
+        return False, top, second  # the quantity is infinite: a split
+    return (top - second) + 2.0 * SCREEN_SLACK < params[P_MARGIN_FACTOR] * eps, top, second
 
 
 @njit(cache=True, no_cpython_wrapper=True)

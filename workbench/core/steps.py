@@ -24,7 +24,7 @@ from .state import M_N_LEAVES
 
 
 @inline
-def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole, scheduled):
+def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole):
     """True when the leaf is due for a split attempt; it has just learned an instance.
 
     ``counts`` None (``GRACE_WEIGHT``, MOA's Hoeffding tree): when the leaf's weight grew by the
@@ -34,21 +34,21 @@ def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole, sch
     the number of instances the leaf has learned since it was made is a multiple of the grace
     period.  (None compiles the loop's variant without the count.)  ``whole``: the grace period
     as an integer where it is one, else 0 (the count is then taken modulo the real number).
-    With a grace schedule (``scheduled``), the leaf's ``wait`` replaces the grace period once
-    the schedule has spoken: the weight it waits, or the count it waits for
-    (:func:`schedule_next`).  The weight at the attempt is recorded either way
-    (``last_eval``)."""
+    With a grace schedule (``wait`` the tree's ``wait``; None compiles the variant without
+    one), the leaf's ``wait`` replaces the grace period once the schedule has spoken: the
+    weight it waits, or the count it waits for (:func:`schedule_next`).  The weight at the
+    attempt is recorded either way (``last_eval``)."""
     total = 0.0
     for k in range(class_counts.shape[1]):
         total += class_counts[leaf, k]
     if counts is None:
         period = grace
-        if scheduled and wait[leaf] >= 0.0:
+        if wait is not None and wait[leaf] >= 0.0:
             period = wait[leaf]
         due = total - last_eval[leaf] >= period
     else:
         counts[leaf] += 1
-        if scheduled:
+        if wait is not None:
             due = counts[leaf] >= (wait[leaf] if wait[leaf] >= 0.0 else grace)
         elif whole > 0:  # an integer modulo: the float one is a call into numba's helpers
             due = counts[leaf] % whole == 0
@@ -56,7 +56,7 @@ def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole, sch
             due = counts[leaf] % grace == 0.0
     if due:
         last_eval[leaf] = total
-    release(class_counts.shape[0] + last_eval.shape[0] + wait.shape[0])
+    release(class_counts.shape[0] + last_eval.shape[0])
     return due
 
 
