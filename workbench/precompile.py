@@ -73,6 +73,9 @@ def trees() -> None:
     Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)
+    # counted cut points (the split audits' trees): the loop's variant that counts bins
+    grid = np.linspace(0.0, 1.0, 17)[1:-1]
+    learners.CTree(3, 2, grace_period=50, cut_points=grid).fit(Xc, yc).predict(Xc[:10])
     for cls in active.STRATEGIES.values():
         strategy = cls(budget=0.3)
         evaluate.prequential(
