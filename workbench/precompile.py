@@ -30,6 +30,13 @@ import sys
 import time
 
 import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _fixed_grace(n, g_best, g_second, eps, tau, grace_period, looks):
+    """A grace schedule that keeps the grace period (compiled by :func:`trees`)."""
+    return grace_period
 
 
 def trees() -> None:
@@ -76,6 +83,9 @@ def trees() -> None:
     # counted cut points (the split audits' trees): the loop's variant that counts bins
     grid = np.linspace(0.0, 1.0, 17)[1:-1]
     learners.CTree(3, 2, grace_period=50, cut_points=grid).fit(Xc, yc).predict(Xc[:10])
+    # a grace schedule: the loop's variant with per-leaf waits, which every user schedule shares
+    # (the schedule is called through its address)
+    learners.HoeffdingTree(3, 2, grace_period=50, grace_schedule=_fixed_grace).fit(X, y)
     for cls in active.STRATEGIES.values():
         strategy = cls(budget=0.3)
         evaluate.prequential(
