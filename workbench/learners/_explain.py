@@ -90,6 +90,8 @@ class Explanation:
     n: float = 0.0
     since_last_test: float = 0.0
     grace_period: float = 0.0
+    #: ``grace_period`` is the leaf's wait from a grace schedule (``grace_schedule=``)
+    scheduled: bool = False
     tau: float = 0.0
     active: bool = True
     reason: str = ""
@@ -251,7 +253,15 @@ class Explaining:
         ex.prediction = int(np.argmax(ex.proba))
         ex.predictor = self._predictor_used(node)
         ex.grace_period = float(self._p.grace_period)
-        if self._config.params[P_GRACE_CLOCK] == GRACE_CLOCKS["count"]:
+        counting = self._config.params[P_GRACE_CLOCK] == GRACE_CLOCKS["count"]
+        # a grace schedule's answer replaces the grace period once it has spoken at this leaf:
+        # the weight it waits, or (counting) the count of instances it waits for
+        ex.scheduled = getattr(self, "grace_schedule", None) is not None and T.wait[node] >= 0
+        if ex.scheduled:
+            ex.grace_period = float(T.wait[node])
+            learned = float(T.n_learned[node]) if counting else ex.n - float(T.last_eval[node])
+            ex.since_last_test = learned
+        elif counting:
             # MOA's EFDT counts instances: the attempts come at multiples of the grace period
             ex.since_last_test = float(int(T.n_learned[node]) % int(ex.grace_period))
         else:
@@ -352,10 +362,16 @@ class Explaining:
                 "This leaf no longer splits: it was deactivated (depth limit or memory "
                 "guard), so it only counts classes."
             )
+        if not math.isfinite(ex.grace_period):
+            return (
+                "This leaf is not tested again: the grace schedule returned inf at its last "
+                "attempt, so it only counts classes."
+            )
         wait = _instances_to_go(ex.grace_period, ex.since_last_test)
+        period = "the grace schedule's wait" if ex.scheduled else "grace period"
         when = (
             f"the next split test runs after {wait:,} more instance{'s' if wait != 1 else ''} "
-            f"(grace period {ex.grace_period:g})"
+            f"({period} {ex.grace_period:g})"
         )
         if ex.n == 0:
             return f"This leaf has seen no instance yet; {when}."
