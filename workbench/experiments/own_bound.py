@@ -616,10 +616,10 @@ def plot_ratios(table: pd.DataFrame, ax=None, labels=None):
     from matplotlib.ticker import FuncFormatter
 
     if ax is None:
-        _fig, ax = plt.subplots(figsize=(7.5, 3.6))
+        _fig, ax = plt.subplots(figsize=(9.5, 4.0))
     metrics = list(dict.fromkeys(table.metric))
     names = list(dict.fromkeys(table.stream))
-    width = 0.5 / max(1, len(names))
+    width = 0.75 / max(1, len(names))
     for k, name in enumerate(names):
         t = table[table.stream == name].set_index("metric").loc[metrics]
         x = np.arange(len(metrics)) + (k - (len(names) - 1) / 2) * width
@@ -628,8 +628,16 @@ def plot_ratios(table: pd.DataFrame, ax=None, labels=None):
         ax.errorbar(
             x, t["mean ratio"], yerr=[lo, hi], fmt="os^D"[k % 4], capsize=4, label=name, ms=7
         )
-        for xi, v in zip(x, t["mean ratio"]):
-            ax.annotate(f"{v:.2f}", (xi, v), xytext=(6, -3), textcoords="offset points", fontsize=8)
+        # each mean's value under its interval, centred on its marker
+        for xi, v, low in zip(x, t["mean ratio"], t["mean ratio"] - lo):
+            ax.annotate(
+                f"{v:.2f}",
+                (xi, low),
+                xytext=(0, -11),
+                textcoords="offset points",
+                fontsize=8,
+                ha="center",
+            )
     ax.axhline(1.0, color="k", lw=1, ls="--")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
@@ -637,7 +645,7 @@ def plot_ratios(table: pd.DataFrame, ax=None, labels=None):
     ax.set_xticks(range(len(metrics)), [(labels or {}).get(m, m) for m in metrics])
     ax.set_xlim(-0.6, len(metrics) - 0.4)
     ax.grid(alpha=0.3, axis="y", which="both")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return ax
 
 
