@@ -23,8 +23,10 @@ Sections 6-8 (a split rule, a grace schedule and data-dependent bounds of one's 
   per-seed ratio to a baseline's.
 * :func:`plot_by_learner`, :func:`plot_ratios`, :func:`plot_radii`.
 * :func:`slider`: a slider that redraws a figure or a table for each value (cached).
-* :func:`chi2_sf`, :func:`chi2_isf`: the chi-square law's upper tail and its inverse for a
-  whole number of degrees of freedom, in numba (a bound compiled into the tree can call them).
+
+(The notebook's bounds, and the chi-square quantile its G-test radius needs, are numba functions
+the notebook writes itself: this module defines no kernel, so that its edits never make numba
+compile the package's kernels again.)
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from ..viz.fast import fast_mode
 from .paper000._common import Stopwatch  # noqa: F401  (the notebook's run-time line)
@@ -702,46 +703,3 @@ def slider(values, draw, description: str, value=None):
     pick.observe(show, names="value")
     show()
     return widgets.VBox([pick, out])
-
-
-@njit(cache=True)
-def chi2_sf(x, df):
-    """P(X > x) for X chi-square with ``df`` (a whole number >= 1) degrees of freedom, by the
-    finite sums that hold for whole df: for even df the chance that a Poisson(x/2) count stays
-    below df/2; for odd df the same terms at half-integer powers plus erfc(sqrt(x/2))."""
-    if x <= 0.0:
-        return 1.0
-    h = 0.5 * x
-    if df % 2 == 0:
-        term = math.exp(-h)
-        total = term
-        for j in range(1, df // 2):
-            term *= h / j
-            total += term
-        return min(total, 1.0)
-    total = math.erfc(math.sqrt(h))
-    term = math.exp(-h) * math.sqrt(h) / math.gamma(1.5)  # h^(1/2) e^-h / Gamma(3/2)
-    for j in range(1, (df + 1) // 2):
-        total += term
-        term *= h / (j + 0.5)
-    return min(total, 1.0)
-
-
-@njit(cache=True)
-def chi2_isf(p, df):
-    """The x with P(X > x) = p for X chi-square with ``df`` degrees of freedom (0 < p < 1):
-    bisection on :func:`chi2_sf`, which falls from 1 to 0, to a relative 1e-13."""
-    lo = 0.0
-    hi = max(1.0, 2.0 * df)
-    while chi2_sf(hi, df) > p:
-        lo = hi
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if chi2_sf(mid, df) > p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-13 * hi:
-            break
-    return 0.5 * (lo + hi)
