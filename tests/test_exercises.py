@@ -13,10 +13,18 @@ import re
 
 import nbformat
 import pytest
-from scipy.stats import beta
+from scipy.stats import beta, chi2
 
 from workbench import viz
-from workbench.exercises import Feedback, paper000, paper001, paper002, paper003, paper004
+from workbench.exercises import (
+    Feedback,
+    own_bound,
+    paper000,
+    paper001,
+    paper002,
+    paper003,
+    paper004,
+)
 from workbench.exercises import versions
 
 SETS = {
@@ -25,6 +33,7 @@ SETS = {
     "03": paper002,
     "04": paper003,
     "05": paper004,
+    "06": own_bound,
 }
 
 
@@ -41,6 +50,12 @@ def _gini_radius(m, delta) -> float:
 def _eq7(m, h, t, d) -> float:
     """Eq. (7) of 000 with the Gini radius: Theorem 2 at delta / ((h+1)(h+2) t d m), delta = 1/t."""
     return _gini_radius(m, (1 / t) / ((h + 1) * (h + 2) * t * d * m))
+
+
+def _bernstein_over_hoeffding(n, var, delta) -> float:
+    """06's Exercise 4: sqrt(2 V ln(3/delta) / n) + 3 ln(3/delta) / n over sqrt(ln(1/delta) / 2n)."""
+    lg = math.log(3 / delta)
+    return (math.sqrt(2 * var * lg / n) + 3 * lg / n) / math.sqrt(math.log(1 / delta) / (2 * n))
 
 
 def _width(a, b) -> float:
@@ -65,6 +80,11 @@ RIGHT = {
     ("04", 3): "up",
     ("05", 1): math.sqrt(math.log2(3) ** 2 * math.log(1e7) / 2000),
     ("05", 2): "EFDT",  # epsilon(2000) = 0.10: 0.05 < epsilon, 0.20 > epsilon
+    # margin 0.02 < tau: epsilon reaches tau = 0.05 at n' = ln(1e7) / (2 tau^2) = 3223.6
+    ("06", 1): math.ceil(math.log(1e7) / (2 * 0.05**2) - 1000),
+    ("06", 2): chi2.isf(0.05, 1) / (2 * 1000 * math.log(2)),  # 1 degree of freedom
+    ("06", 3): "0",  # 0.008 < g_min = 0.01: wait (VFDT would tie: epsilon 0.04 < tau)
+    ("06", 4): _bernstein_over_hoeffding(1000, 0.04, 0.05),
 }
 
 # what a student who reads each question literally answers: rounded as the question allows
@@ -83,6 +103,10 @@ LITERAL = [
     ("04", 3, "up"),
     ("05", 1, 0.142),
     ("05", 2, "EFDT"),
+    ("06", 1, 2224),  # "a whole number"
+    ("06", 2, 0.00277),  # "to three significant digits"
+    ("06", 3, 0),  # "0 (wait), 1 ... or 2"
+    ("06", 4, 0.79),  # "to two decimals"
 ]
 
 # typical wrong answers: (set, exercise, answer, words the hint must say)
@@ -124,6 +148,25 @@ WRONG = [
     ("05", 1, math.sqrt(math.log2(3) ** 2 * 7 / 2000), "natural logarithm"),
     ("05", 2, "VFDT", "G(no split) = 0"),
     ("05", 2, "both", "G(no split) = 0"),
+    ("06", 1, 3224, "n' - n"),  # the weight at the next attempt
+    ("06", 1, 2223, "one short"),
+    ("06", 1, math.ceil(math.log(1e7) / (2 * 0.02**2) - 1000), "a decisive margin or a tie"),
+    ("06", 1, 10_000, "50 grace periods"),  # the cap the margin's n' hits
+    ("06", 1, 200, "floor"),
+    ("06", 2, chi2.isf(0.05, 1) / 2000, "nats"),
+    ("06", 2, chi2.isf(0.05, 1) / (1000 * math.log(2)), "twice n"),
+    ("06", 2, chi2.isf(0.05, 2) / (2000 * math.log(2)), "(B - 1)(K - 1)"),
+    ("06", 2, math.sqrt(chi2.isf(0.05, 1) / (2000 * math.log(2))), "square root"),
+    ("06", 3, 2, "VFDT's answer"),
+    ("06", 3, "split", "decisive"),
+    ("06", 4, 1 / _bernstein_over_hoeffding(1000, 0.04, 0.05), "other way round"),
+    (
+        "06",
+        4,
+        math.sqrt(2 * 0.04 * math.log(60) / 1000) / math.sqrt(math.log(20) / 2000),
+        "second term",
+    ),
+    ("06", 4, _bernstein_over_hoeffding(1000, 0.2, 0.05), "square root"),  # sqrt(0.04) for V
 ]
 
 CHOICES = {
@@ -131,6 +174,7 @@ CHOICES = {
     ("03", 3): ("in control", "warning", "drift"),
     ("04", 3): ("up", "down"),
     ("05", 2): ("vfdt", "efdt", "both", "neither"),
+    ("06", 3): ("0", "1", "2"),
 }
 
 
@@ -211,7 +255,7 @@ def stepper_context():
     return {("01", 4): {"stepper": compare.steppers[1]}, ("05", 3): {"pair": late}, "_": compare}
 
 
-@pytest.mark.parametrize("nb", ["01", "02", "03", "04", "05"])
+@pytest.mark.parametrize("nb", list(SETS))
 def test_every_exercise_has_an_answer_and_a_solution_that_pass_its_check(nb, stepper_context):
     s = SETS[nb].S
     assert 3 <= len(s.exercises) <= 5 and all(e.title for e in s.exercises.values())

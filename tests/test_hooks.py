@@ -236,6 +236,29 @@ def test_the_split_log_records_what_the_tree_knew(sea):
     assert (elog.replaced <= ~elog.in_tree).all()
 
 
+@pytest.mark.parametrize("make", [learners.HoeffdingTree, learners.EFDT], ids=["weight", "count"])
+def test_explain_one_says_when_a_scheduled_leaf_tries_again(make, sea):
+    """With a grace schedule the next attempt comes after the schedule's wait, not the grace
+    period: explain_one's count of instances to go is the count the root (the only leaf before
+    its first split) then learns before its looks grow, on both grace clocks."""
+    from workbench.learners._explain import _instances_to_go
+
+    X, y = sea
+    for start in (700, 2_500):
+        model = make(3, 2, grace_schedule=adaptive_nmin)
+        model.partial_fit(X[:start], y[:start], classes=[0, 1])
+        ex = model.explain_one(X[start])
+        assert ex.scheduled and ex.grace_period > model.grace_period
+        said = _instances_to_go(ex.grace_period, ex.since_last_test)
+        assert f"after {said:,} more instances" in ex.reason, ex.reason
+        looks = int(model.tree.looks[0])
+        for j in range(start, start + 10_000):
+            model.learn_one(X[j], int(y[j]))
+            if int(model.tree.looks[0]) > looks:
+                break
+        assert model.n_leaves <= 2 and j - start + 1 == said != model.grace_period
+
+
 # ------------------------------------------------------------------------ bad functions
 
 

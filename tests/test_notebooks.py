@@ -101,7 +101,7 @@ def test_notebook_opens_unmodified_in_jupyterlab(path):
     assert nb.nbformat_minor >= 5 and all(c.get("id") for c in nb.cells)
 
 
-PAPERS = [p for p in NOTEBOOKS if p.name[:2] in ("01", "02", "03", "04", "05")]
+PAPERS = [p for p in NOTEBOOKS if p.name[:2] in ("01", "02", "03", "04", "05", "06")]
 
 
 @pytest.mark.parametrize("path", PAPERS, ids=[p.name for p in PAPERS])

@@ -1,4 +1,4 @@
-"""Exercises for a class: each paper notebook (01-05) ends with three or four, with a check
+"""Exercises for a class: each of the notebooks 01-06 ends with three or four, with a check
 that says right or wrong with a hint, the right answer and a worked solution for the teacher::
 
     from workbench.exercises import paper000 as E   # notebook 01
@@ -22,6 +22,8 @@ paper002  03 (UFFT)           the analytical cut, epsilon below tau, a DDM state
 paper003  04 (Frugal)         the gain of Outlook, when a leaf stops asking, alpha
 paper004  05 (EFDT)           eq. (1) for three classes, which rule splits, which
                               root changes after the concept switch, and when
+own_bound 06 (your own)       adaptive n_min's wait, a G-test radius, what a
+                              minimum-gain rule returns, Bernstein against Hoeffding
 ========  ==================  ======================================================
 """
 

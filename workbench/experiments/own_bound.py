@@ -14,10 +14,24 @@ functions the notebook writes.
 * :func:`plot_accuracy_vs_size`, :func:`plot_first_split`.
 * :func:`active_runs`: query strategies (built-in or :class:`workbench.active.Custom`) on the
   same streams in the ACTIVE setting.
+
+Sections 6-8 (a split rule, a grace schedule and data-dependent bounds of one's own):
+
+* :func:`grow_on`: learners x seeds on RandCBT, SEA, Waveform-21 or MOA's RandomTree, with
+  the split attempts each tree made (:func:`attempts`) and its CPU time.
+* :func:`intervals`, :func:`ratios`: means with 95% t-intervals per learner, and each learner's
+  per-seed ratio to a baseline's.
+* :func:`plot_by_learner`, :func:`plot_ratios`, :func:`plot_radii`.
+* :func:`slider`: a slider that redraws a figure or a table for each value (cached).
+
+(The notebook's bounds, and the chi-square quantile its G-test radius needs, are numba functions
+the notebook writes itself: this module defines no kernel, so that its edits never make numba
+compile the package's kernels again.)
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -37,10 +51,22 @@ class Sizes:
     seeds: int  # streams per learner
     trials: int  # Monte Carlo trials per (law, n)
     active_n: int  # rows of the ACTIVE runs
+    hooks_n: int  # rows of each stream in sections 6-8 (split rules, schedules, 5-argument bounds)
+    hooks_seeds: int  # streams per learner there
 
 
-FAST = Sizes(n=20_000, holdout=5_000, seeds=3, trials=4_000, active_n=10_000)
-FULL = Sizes(n=200_000, holdout=20_000, seeds=10, trials=40_000, active_n=100_000)
+FAST = Sizes(
+    n=20_000, holdout=5_000, seeds=3, trials=4_000, active_n=10_000, hooks_n=40_000, hooks_seeds=5
+)
+FULL = Sizes(
+    n=200_000,
+    holdout=20_000,
+    seeds=10,
+    trials=40_000,
+    active_n=100_000,
+    hooks_n=200_000,
+    hooks_seeds=10,
+)
 
 #: 000's RandCBT as in its Sec. VII-A: 50 leaves over [0, 1]^5, q = 0.7 (Bayes error 0.3)
 CBT = dict(n_leaves=50, d=5, q=0.7)
@@ -57,7 +83,7 @@ def describe_mode(fast: bool | None = None) -> str:
     return (
         f"Mode: {mode}. RandCBT streams of {s.n:,} rows (+{s.holdout:,} held out), {s.seeds} "
         f"seeds per learner; {s.trials:,} Monte Carlo trials per point; ACTIVE runs of "
-        f"{s.active_n:,} rows."
+        f"{s.active_n:,} rows; sections 6-8: {s.hooks_seeds} streams of {s.hooks_n:,} rows each."
     )
 
 
@@ -70,18 +96,20 @@ def stream(seed: int, n: int, holdout: int, **cbt):
     return X[:n], y[:n], X[n:], info.tree
 
 
-def same_arrays(a, b) -> bool:
-    """Whether two learners' trees are equal array for array (NaN where NaN)."""
+def same_arrays(a, b, ignore=()) -> bool:
+    """Whether two learners' trees are equal array for array (NaN where NaN), except the
+    arrays named in ``ignore``."""
     return all(
         x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
-        for x, y in zip(a.tree, b.tree)
+        for name, x, y in zip(a.tree._fields, a.tree, b.tree)
+        if name not in ignore
     )
 
 
-def bit_for_bit(pairs: dict) -> pd.DataFrame:
+def bit_for_bit(pairs: dict, ignore=()) -> pd.DataFrame:
     """``pairs``: {label: (built-in learner, its user copy, X, y)}; each learner learns (X, y)
-    test-then-train.  One row per pair: identical predictions, identical tree arrays, leaves,
-    accuracy."""
+    test-then-train.  One row per pair: identical predictions, identical tree arrays (but those
+    named in ``ignore``), leaves, accuracy."""
     from .. import evaluate
 
     rows = []
@@ -91,7 +119,7 @@ def bit_for_bit(pairs: dict) -> pd.DataFrame:
             {
                 "learner": label,
                 "same predictions": bool(np.array_equal(ra.predictions, rb.predictions)),
-                "same tree arrays": same_arrays(a, b),
+                "same tree arrays": same_arrays(a, b, ignore),
                 "leaves": a.n_leaves,
                 "accuracy": ra.accuracy,
             }
@@ -402,3 +430,276 @@ def active_runs(strategies: dict, make_stream=None, seeds=None, n=None, budget=0
             }
         )
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------ sections 6-8
+
+
+def attempts(model) -> int:
+    """The split attempts a tree made, over all its nodes: each node's ``looks`` (a leaf's
+    attempts so far; an inner node's attempts as a leaf, the one that split it included).  For
+    trees that never remove nodes (EFDT's re-evaluation frees rows and loses their looks)."""
+    from ..core import state as st
+
+    T = model.tree
+    return int(T.looks[: int(T.meta[st.M_N_NODES])].sum())
+
+
+#: the streams of :func:`grow_on`: name -> (learner's n_classes, a one-line description)
+STREAMS = {
+    "RandCBT": (2, "000's RandCBT, 50 leaves over [0, 1]^5, q = 0.7 (Bayes error 0.3)"),
+    "SEA": (2, "SEA, concept 0, 10% label noise (Bayes error 0.1)"),
+    "Waveform-21": (3, "Waveform, 21 numeric attributes, 3 classes"),
+    "RandomTree": (2, "MOA's RandomTree generator, 5 nominal (5 values) and 5 numeric attributes"),
+}
+
+
+def stream_data(name: str, seed: int, n: int):
+    """``(X, y, setup, score)`` of stream ``name`` (:data:`STREAMS`) for ``seed``: ``setup`` the
+    learner's keywords (n_features, n_classes, nominal_features), ``score(model)`` the excess
+    error over the Bayes error on held-out rows for RandCBT (NaN for the others)."""
+    from .. import streams
+
+    if name not in STREAMS:
+        raise ValueError(f"stream must be one of {list(STREAMS)}; got {name!r}")
+    setup = dict(n_classes=STREAMS[name][0])
+    score = lambda model: math.nan  # noqa: E731
+    if name == "RandCBT":
+        s = sizes()
+        X, y, X_test, concept = stream(seed, n, s.holdout)
+        bayes = (concept.p1[concept.apply(X_test)] > 0.5).astype(np.int64)
+        scale = abs(1 - 2 * concept.bayes_error())
+
+        def score(model):
+            return scale * float(np.mean(model.predict(X_test) != bayes))
+
+    elif name == "SEA":
+        X, y = streams.sea(n, seed=seed)
+    elif name == "Waveform-21":
+        X, y = streams.waveform(n, seed=seed)
+    else:
+        X, y, info = streams.random_tree(n, seed=seed, return_info=True)
+        setup["nominal_features"] = info.nominal_features
+    setup["n_features"] = X.shape[1]
+    return X, y, setup, score
+
+
+def grow_on(
+    makers: dict, stream: str = "RandCBT", seeds=None, n=None, progress=True
+) -> pd.DataFrame:
+    """Every learner of ``makers`` ({label: function of the learner's keywords ``n_features``,
+    ``n_classes`` (and ``nominal_features``) returning a fresh learner}) on the same streams,
+    one per seed.  One row per (learner, seed): prequential accuracy, excess error over the
+    Bayes error (RandCBT; NaN elsewhere), leaves, split attempts, splits, the instance at
+    which the root split, and the CPU time of the prequential pass in ms (each learner first
+    runs once on 500 rows, untimed, so that no compilation is timed)."""
+    from .. import evaluate
+
+    s = sizes()
+    seeds = range(s.hooks_seeds) if seeds is None else seeds
+    n = s.hooks_n if n is None else n
+    rows = []
+    data = {}
+    warm = set()
+    for seed, label in _each([(seed, label) for seed in seeds for label in makers], progress):
+        if seed not in data:
+            data[seed] = stream_data(stream, seed, n)
+        X, y, setup, score = data[seed]
+        if label not in warm:
+            evaluate.prequential(makers[label](**setup), X[:500], y[:500])
+            warm.add(label)
+        model = makers[label](**setup)
+        t0 = time.thread_time()
+        res = evaluate.prequential(model, X, y)
+        cpu = time.thread_time() - t0
+        rows.append(
+            {
+                "stream": stream,
+                "learner": label,
+                "seed": seed,
+                "accuracy": res.accuracy,
+                "excess error": score(model),
+                "leaves": model.n_leaves,
+                "attempts": attempts(model),
+                "splits": model.summary()["n_splits"],
+                "first split": first_split(model),
+                "cpu ms": 1e3 * cpu,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def intervals(runs: pd.DataFrame, metrics, digits: int = 4) -> pd.DataFrame:
+    """Per stream and learner (in the order of the runs): the number of seeds, and each
+    metric's mean with its 95% t-interval over the seeds, as ``mean [low, high]`` text."""
+    rows = []
+    for (stream_name, label), r in runs.groupby(["stream", "learner"], sort=False):
+        row = {"stream": stream_name, "learner": label, "seeds": len(r)}
+        for m in metrics:
+            lo, hi = _ci(r[m])
+            mean = float(np.nanmean(r[m])) if r[m].notna().any() else np.nan
+            row[m] = f"{mean:.{digits}g} [{lo:.{digits}g}, {hi:.{digits}g}]"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def ratios(runs: pd.DataFrame, base: str, metrics) -> pd.DataFrame:
+    """Each learner against ``base`` on the same seeds: per stream, learner and metric the
+    mean of the per-seed ratios learner / base with its 95% t-interval, and in how many seeds
+    the ratio is below 1."""
+    rows = []
+    for stream_name, r in runs.groupby("stream", sort=False):
+        b = r[r.learner == base].set_index("seed")
+        for label in dict.fromkeys(r.learner):
+            if label == base:
+                continue
+            a = r[r.learner == label].set_index("seed")
+            for m in metrics:
+                q = (a[m] / b[m]).dropna()
+                lo, hi = _ci(q)
+                rows.append(
+                    {
+                        "stream": stream_name,
+                        "learner": label,
+                        "metric": m,
+                        "seeds": len(q),
+                        "mean ratio": float(q.mean()),
+                        "95% CI low": lo,
+                        "95% CI high": hi,
+                        "below 1 in": int((q < 1).sum()),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def plot_by_learner(runs: pd.DataFrame, metrics: dict, axes=None, order=None):
+    """One panel per (metric, stream): each learner's mean with its 95% t-interval over the
+    seeds, the learners on the x axis in ``order``, the runs as faint dots, the first learner's
+    mean as a dashed line.  ``metrics``: {column: axis label}."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(runs.stream))
+    order = order or list(dict.fromkeys(runs.learner))
+    if axes is None:
+        _fig, axes = plt.subplots(
+            len(metrics),
+            len(names),
+            figsize=(5.2 * len(names), 2.6 * len(metrics)),
+            squeeze=False,
+            sharex=True,
+        )
+    for j, name in enumerate(names):
+        r = runs[runs.stream == name]
+        for i, (m, label) in enumerate(metrics.items()):
+            a = axes[i][j]
+            for x, learner in enumerate(order):
+                v = r.loc[r.learner == learner, m].to_numpy(float)
+                lo, hi = _ci(v)
+                a.scatter(np.full(v.size, x) + 0.12, v, s=10, color="0.6", zorder=1)
+                mean = np.nanmean(v)
+                err = [[mean - lo], [hi - mean]] if np.isfinite(lo) else None
+                a.errorbar(x, mean, yerr=err, fmt="o", color=f"C{x}", capsize=4, zorder=2)
+                if x == 0:
+                    a.axhline(mean, ls="--", color=f"C{x}", lw=1, zorder=0)
+            a.set_xticks(range(len(order)), order, rotation=20, ha="right")
+            a.grid(alpha=0.3, axis="y")
+            if j == 0:
+                a.set_ylabel(label)
+            if i == 0:
+                a.set_title(name)
+    return axes
+
+
+def plot_ratios(table: pd.DataFrame, ax=None, labels=None):
+    """The per-seed ratios of :func:`ratios` (mean and 95% t-interval) per metric, one marker
+    per stream, on a log scale with the line of equality at 1."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    if ax is None:
+        _fig, ax = plt.subplots(figsize=(9.5, 4.0))
+    metrics = list(dict.fromkeys(table.metric))
+    names = list(dict.fromkeys(table.stream))
+    width = 0.75 / max(1, len(names))
+    for k, name in enumerate(names):
+        t = table[table.stream == name].set_index("metric").loc[metrics]
+        x = np.arange(len(metrics)) + (k - (len(names) - 1) / 2) * width
+        lo = (t["mean ratio"] - t["95% CI low"]).clip(lower=0).fillna(0)
+        hi = (t["95% CI high"] - t["mean ratio"]).clip(lower=0).fillna(0)
+        ax.errorbar(
+            x, t["mean ratio"], yerr=[lo, hi], fmt="os^D"[k % 4], capsize=4, label=name, ms=7
+        )
+        # each mean's value under its interval, centred on its marker
+        for xi, v, low in zip(x, t["mean ratio"], t["mean ratio"] - lo):
+            ax.annotate(
+                f"{v:.2f}",
+                (xi, low),
+                xytext=(0, -11),
+                textcoords="offset points",
+                fontsize=8,
+                ha="center",
+            )
+    ax.axhline(1.0, color="k", lw=1, ls="--")
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+    ax.set_xticks(range(len(metrics)), [(labels or {}).get(m, m) for m in metrics])
+    ax.set_xlim(-0.6, len(metrics) - 0.4)
+    ax.grid(alpha=0.3, axis="y", which="both")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return ax
+
+
+def plot_radii(curves: dict, n, tau=None, ax=None):
+    """Radii against the leaf's weight: ``curves`` {label: array of epsilon at the weights
+    ``n``}, log-log, with tau as a horizontal line (where a tie splits)."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _fig, ax = plt.subplots(figsize=(7.5, 4.0))
+    for i, (label, eps) in enumerate(curves.items()):
+        ax.plot(n, eps, label=label, lw=2, ls=["-", "--", "-.", ":"][i % 4], color=f"C{i}")
+    if tau is not None:
+        ax.axhline(tau, color="k", lw=1)
+        ax.annotate(f"tau = {tau:g}", (n[0], tau), xytext=(2, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("n, the leaf's weight (log scale)")
+    ax.set_ylabel("epsilon, bits (log scale)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def slider(values, draw, description: str, value=None):
+    """A slider over ``values`` (a list of numbers) whose every move shows ``draw(value)`` (a
+    matplotlib figure, a table or text) below it; each value is drawn once and kept, so
+    moving back is instant."""
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    out = widgets.Output()
+    pick = widgets.SelectionSlider(
+        options=list(values),
+        value=values[len(values) // 2] if value is None else value,
+        description=description,
+        continuous_update=False,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="480px"),
+    )
+    shown = {}
+
+    def show(change=None):
+        v = pick.value
+        if v not in shown:
+            shown[v] = draw(v)
+            if isinstance(shown[v], plt.Figure):
+                plt.close(shown[v])
+        with out:
+            out.clear_output(wait=True)
+            display(shown[v])
+
+    pick.observe(show, names="value")
+    show()
+    return widgets.VBox([pick, out])
