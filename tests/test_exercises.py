@@ -16,7 +16,15 @@ import pytest
 from scipy.stats import beta
 
 from workbench import viz
-from workbench.exercises import Feedback, paper000, paper001, paper002, paper003, paper004
+from workbench.exercises import (
+    Feedback,
+    bound_in_tree,
+    paper000,
+    paper001,
+    paper002,
+    paper003,
+    paper004,
+)
 from workbench.exercises import versions
 
 SETS = {
@@ -25,6 +33,7 @@ SETS = {
     "03": paper002,
     "04": paper003,
     "05": paper004,
+    "07": bound_in_tree,
 }
 
 
@@ -41,6 +50,25 @@ def _gini_radius(m, delta) -> float:
 def _eq7(m, h, t, d) -> float:
     """Eq. (7) of 000 with the Gini radius: Theorem 2 at delta / ((h+1)(h+2) t d m), delta = 1/t."""
     return _gini_radius(m, (1 / t) / ((h + 1) * (h + 2) * t * d * m))
+
+
+def _cs_gini_wait(factor=2.0, candidates=1275) -> float:
+    """The n at which factor * cs_gini(n, 0.05) reaches 0.02: the stitched boundary (Howard et
+    al. 2021, eq. 10 with eta = 2, s = 1.4, m = 500 sigma^2) on the 2^4 - 2 events of a 2 x 2
+    table at delta / candidates, sigma = 1/2, doubled for the Gini index; solved by scipy."""
+    from scipy.optimize import brentq
+    from scipy.special import zeta
+
+    def radius(n):
+        sigma, eta, s = 0.5, 2.0, 1.4
+        m = 500 * sigma**2
+        v = max(n * sigma**2, m)
+        log_inv = math.log(candidates / 0.05) + math.log(2**4 - 2)
+        ell = s * math.log(math.log(eta * v / m)) + math.log(zeta(s) / math.log(eta) ** s) + log_inv
+        k1 = (eta**0.25 + eta**-0.25) / math.sqrt(2)
+        return factor * min(2 * min(1.0, k1 * math.sqrt(v * ell) / n), 1.0) - 0.02
+
+    return brentq(radius, 1e3, 1e9, xtol=1e-3)
 
 
 def _width(a, b) -> float:
@@ -65,6 +93,9 @@ RIGHT = {
     ("04", 3): "up",
     ("05", 1): math.sqrt(math.log2(3) ** 2 * math.log(1e7) / 2000),
     ("05", 2): "EFDT",  # epsilon(2000) = 0.10: 0.05 < epsilon, 0.20 > epsilon
+    ("07", 1): math.sqrt(math.log(10 * 11 * 5 / 0.05) / (2 * 2000)),
+    ("07", 2): 72,  # 0.025^(1/72) = 0.9501 >= 0.95 > 0.025^(1/71)
+    ("07", 3): _cs_gini_wait(),
 }
 
 # what a student who reads each question literally answers: rounded as the question allows
@@ -83,6 +114,9 @@ LITERAL = [
     ("04", 3, "up"),
     ("05", 1, 0.142),
     ("05", 2, "EFDT"),
+    ("07", 1, 0.0482),  # "to four decimals"
+    ("07", 2, 72),
+    ("07", 3, 355_000),  # "to within 5%"
 ]
 
 # typical wrong answers: (set, exercise, answer, words the hint must say)
@@ -124,6 +158,17 @@ WRONG = [
     ("05", 1, math.sqrt(math.log2(3) ** 2 * 7 / 2000), "natural logarithm"),
     ("05", 2, "VFDT", "G(no split) = 0"),
     ("05", 2, "both", "G(no split) = 0"),
+    ("07", 1, math.sqrt(math.log(20) / 4000), "one test"),
+    ("07", 1, math.sqrt(math.log(110 / 0.05) / 4000), "5 candidates"),
+    ("07", 1, math.sqrt(math.log(50 / 0.05) / 4000), "k (k + 1)"),
+    ("07", 1, math.sqrt(math.log10(11000) / 4000), "natural logarithm"),
+    ("07", 1, math.sqrt(math.log(11000) / 2000), "keep the 2"),
+    ("07", 2, 71, "one short"),
+    ("07", 2, 59, "one-sided"),
+    ("07", 2, 60, "rule of three"),
+    ("07", 3, _cs_gini_wait(factor=1.0), "2 epsilon"),
+    ("07", 3, _cs_gini_wait(candidates=1), "n_candidates=1275"),
+    ("07", 3, _cs_gini_wait(candidates=5), "5 x 255"),
 ]
 
 CHOICES = {

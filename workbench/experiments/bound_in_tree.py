@@ -572,7 +572,15 @@ def first_wrong_split(maker, n=20_000, seeds=range(20), tol=TOL, max_t=None):
             bad = bad[bad["t"] < max_t]
         if len(bad):
             row = bad.sort_values("t").iloc[0]
-            return {"seed": int(seed), "row": row, "X": X, "y": y, "info": info, "audit": audit}
+            return {
+                "seed": int(seed),
+                "row": row,
+                "X": X,
+                "y": y,
+                "info": info,
+                "audit": audit,
+                "model": model,
+            }
     return None
 
 
@@ -602,18 +610,29 @@ def wrong_split_stepper(n=15_000, seeds=range(20, 40), before=300, k=100, max_t=
 
 
 def describe_wrong(found) -> str:
-    """One sentence on the wrong split :func:`first_wrong_split` found."""
+    """What the audit says about the wrong split :func:`first_wrong_split` found, and how many
+    of the examples behind the leaf's epsilon were its own."""
     r = found["row"]
     depth = int(r["depth"])
     where = "the root" if depth == 0 else f"a node at depth {depth}"
-    return (
+    w0 = float(found["model"].tree.w0[int(r["node"])])
+    own = float(r["n"]) - w0
+    out = (
         f"Stream seed {found['seed']}: at t = {int(r['t']):,} VFDT split {where} (node "
-        f"{int(r['node'])}, after {r['n']:,.0f} examples there and {int(r['looks'])} looks) on "
-        f"x{int(r['feature'])} <= {r['threshold']:.4f}. In that node's region the truly best "
-        f"feature is x{int(r['best_feature'])}, with a true gain of {r['gain_best']:.4f} bits at "
-        f"its best cut; x{int(r['feature'])} reaches at most {r['gain_feature']:.4f} bits, and "
-        f"the cut made has {r['gain_chosen']:.4f}."
+        f"{int(r['node'])}) on x{int(r['feature'])} <= {r['threshold']:.4f}. In that node's region "
+        f"the truly best feature is x{int(r['best_feature'])}, with a true gain of "
+        f"{r['gain_best']:.4f} bits at its best cut; x{int(r['feature'])} reaches at most "
+        f"{r['gain_feature']:.4f} bits, and the cut made has {r['gain_chosen']:.4f}. The leaf "
+        f"saw observed gains {r['g_best']:.4f} and {r['g_second']:.4f} (runner-up), against "
+        f"epsilon = {r['epsilon']:.4f}, at its look number {int(r['looks'])}."
     )
+    if w0 > 0:
+        out += (
+            f" That epsilon was computed for n = {r['n']:,.0f} examples, but {w0:,.0f} of them are"
+            f" the class counts the leaf inherited from its parent's branch when it was made (as"
+            f" MOA's VFDT does); the gains it compared came from its own {own:,.0f} examples."
+        )
+    return out
 
 
 def main(argv=None):
