@@ -512,6 +512,7 @@ def plot_price(per_tree: pd.DataFrame, labels=None):
     a.grid(alpha=0.3)
     a.legend(fontsize=7, loc="lower right")
     b.set_xscale("log")
+    b.xaxis.set_minor_formatter(plt.NullFormatter())
     b.set_yticks(range(len(configs)))
     b.set_yticklabels([labels.get(c, c) for c in configs], fontsize=8)
     b.set_xlabel("rows to the first split (hollow: never split; drawn at the stream's end)")
