@@ -19,6 +19,7 @@ from workbench import viz
 from workbench.exercises import (
     Feedback,
     own_bound,
+    bound_in_tree,
     paper000,
     paper001,
     paper002,
@@ -34,6 +35,7 @@ SETS = {
     "04": paper003,
     "05": paper004,
     "06": own_bound,
+    "07": bound_in_tree,
 }
 
 
@@ -56,6 +58,23 @@ def _bernstein_over_hoeffding(n, var, delta) -> float:
     """06's Exercise 4: sqrt(2 V ln(3/delta) / n) + 3 ln(3/delta) / n over sqrt(ln(1/delta) / 2n)."""
     lg = math.log(3 / delta)
     return (math.sqrt(2 * var * lg / n) + 3 * lg / n) / math.sqrt(math.log(1 / delta) / (2 * n))
+def _cs_gini_wait(factor=2.0, candidates=1275) -> float:
+    """The n at which factor * cs_gini(n, 0.05) reaches 0.02: the stitched boundary (Howard et
+    al. 2021, eq. 10 with eta = 2, s = 1.4, m = 500 sigma^2) on the 2^4 - 2 events of a 2 x 2
+    table at delta / candidates, sigma = 1/2, doubled for the Gini index; solved by scipy."""
+    from scipy.optimize import brentq
+    from scipy.special import zeta
+
+    def radius(n):
+        sigma, eta, s = 0.5, 2.0, 1.4
+        m = 500 * sigma**2
+        v = max(n * sigma**2, m)
+        log_inv = math.log(candidates / 0.05) + math.log(2**4 - 2)
+        ell = s * math.log(math.log(eta * v / m)) + math.log(zeta(s) / math.log(eta) ** s) + log_inv
+        k1 = (eta**0.25 + eta**-0.25) / math.sqrt(2)
+        return factor * min(2 * min(1.0, k1 * math.sqrt(v * ell) / n), 1.0) - 0.02
+
+    return brentq(radius, 1e3, 1e9, xtol=1e-3)
 
 
 def _width(a, b) -> float:
@@ -85,6 +104,9 @@ RIGHT = {
     ("06", 2): chi2.isf(0.05, 1) / (2 * 1000 * math.log(2)),  # 1 degree of freedom
     ("06", 3): "0",  # 0.008 < g_min = 0.01: wait (VFDT would tie: epsilon 0.04 < tau)
     ("06", 4): _bernstein_over_hoeffding(1000, 0.04, 0.05),
+    ("07", 1): math.sqrt(math.log(10 * 11 * 5 / 0.05) / (2 * 2000)),
+    ("07", 2): 72,  # 0.025^(1/72) = 0.9501 >= 0.95 > 0.025^(1/71)
+    ("07", 3): _cs_gini_wait(),
 }
 
 # what a student who reads each question literally answers: rounded as the question allows
@@ -107,6 +129,9 @@ LITERAL = [
     ("06", 2, 0.00277),  # "to three significant digits"
     ("06", 3, 0),  # "0 (wait), 1 ... or 2"
     ("06", 4, 0.79),  # "to two decimals"
+    ("07", 1, 0.0482),  # "to four decimals"
+    ("07", 2, 72),
+    ("07", 3, 355_000),  # "to within 5%"
 ]
 
 # typical wrong answers: (set, exercise, answer, words the hint must say)
@@ -167,6 +192,17 @@ WRONG = [
         "second term",
     ),
     ("06", 4, _bernstein_over_hoeffding(1000, 0.2, 0.05), "square root"),  # sqrt(0.04) for V
+    ("07", 1, math.sqrt(math.log(20) / 4000), "one test"),
+    ("07", 1, math.sqrt(math.log(110 / 0.05) / 4000), "5 candidates"),
+    ("07", 1, math.sqrt(math.log(50 / 0.05) / 4000), "k (k + 1)"),
+    ("07", 1, math.sqrt(math.log10(11000) / 4000), "natural logarithm"),
+    ("07", 1, math.sqrt(math.log(11000) / 2000), "keep the 2"),
+    ("07", 2, 71, "one short"),
+    ("07", 2, 59, "one-sided"),
+    ("07", 2, 60, "rule of three"),
+    ("07", 3, _cs_gini_wait(factor=1.0), "2 epsilon"),
+    ("07", 3, _cs_gini_wait(candidates=1), "n_candidates=1275"),
+    ("07", 3, _cs_gini_wait(candidates=5), "5 x 255"),
 ]
 
 CHOICES = {

@@ -80,9 +80,17 @@ def trees() -> None:
     Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)
-    # counted cut points (the split audits' trees): the loop's variant that counts bins
+    # notebook 07: counted cut points, the bounds valid under repeated looks, the split audit
+    from . import montecarlo as mc
+
     grid = np.linspace(0.0, 1.0, 17)[1:-1]
-    learners.CTree(3, 2, grace_period=50, cut_points=grid).fit(Xc, yc).predict(Xc[:10])
+    Xa, ya, cbt = streams.rand_cbt(600, seed=1, n_leaves=8, d=3, return_info=True)
+    for model in (
+        learners.HoeffdingTree(3, 2, grace_period=50, cut_points=grid),
+        learners.CTree(3, grace_period=50, bound="cs_gini", delta=0.5, cut_points=grid),
+    ):
+        evaluate.prequential(model, Xa, ya)
+        mc.audit_tree(model, cbt)
     # a grace schedule: the loop's variant with per-leaf waits, which every user schedule shares
     # (the schedule is called through its address)
     learners.HoeffdingTree(3, 2, grace_period=50, grace_schedule=_fixed_grace).fit(X, y)
@@ -136,6 +144,18 @@ def montecarlo() -> None:
     mc.ddm_false_alarms(0.2, 200, trials=50, seed=0)
     mc.ddm_run(np.zeros(50))
     mc.check_bound("hoeffding", "mean", n=[20], trials=50, seed=0)
+    for rule, criterion, bound in (
+        ("vfdt", "entropy", "hoeffding_looks"),
+        ("vfdt_2eps", "gini", "cs_gini"),
+    ):
+        mc.split_selection(
+            0.5, [[0.3, 0.7]] * 2, 0.05, rule=rule, criterion=criterion, bound=bound, m_max=200,
+            n_min=50, trials=50, seed=0,
+        )  # fmt: skip
+    mc.repeated_coverage("stitched", "mean", 0.5, n_max=200, every=50, trials=50)
+    mc.repeated_coverage(
+        "cs_gini", "gini", [[0.3, 0.2], [0.2, 0.3]], n_max=200, every=50, trials=50
+    )
 
 
 def boct() -> None:

@@ -1,4 +1,4 @@
-"""Exercises for a class: each of the notebooks 01-06 ends with three or four, with a check
+"""Exercises for a class: each of the notebooks 01-07 ends with three or four, with a check
 that says right or wrong with a hint, the right answer and a worked solution for the teacher::
 
     from workbench.exercises import paper000 as E   # notebook 01
@@ -11,20 +11,22 @@ version of each, with every solution under its exercise in nbgrader's form, is g
 ``python3 dev.py teacher`` (:mod:`workbench.exercises.versions`; docs/teaching.md says how to
 write an exercise).
 
-========  ==================  ======================================================
-module    notebook            exercises
-========  ==================  ======================================================
-paper000  01 (C-Tree)         Theorem 2 and eq. (10) by hand, eq. (7) against the
-                              depth, the H-Tree's first split predicted and stepped to
-paper001  02 (BOCT)           a Beta posterior by hand, the interval's width against
-                              the labels, a smaller delta
-paper002  03 (UFFT)           the analytical cut, epsilon below tau, a DDM state
-paper003  04 (Frugal)         the gain of Outlook, when a leaf stops asking, alpha
-paper004  05 (EFDT)           eq. (1) for three classes, which rule splits, which
-                              root changes after the concept switch, and when
-own_bound 06 (your own)       adaptive n_min's wait, a G-test radius, what a
-                              minimum-gain rule returns, Bernstein against Hoeffding
-========  ==================  ======================================================
+==============  ==================  ======================================================
+module          notebook            exercises
+==============  ==================  ======================================================
+paper000        01 (C-Tree)         Theorem 2 and eq. (10) by hand, eq. (7) against the
+                                    depth, the H-Tree's first split predicted and stepped to
+paper001        02 (BOCT)           a Beta posterior by hand, the interval's width against
+                                    the labels, a smaller delta
+paper002        03 (UFFT)           the analytical cut, epsilon below tau, a DDM state
+paper003        04 (Frugal)         the gain of Outlook, when a leaf stops asking, alpha
+paper004        05 (EFDT)           eq. (1) for three classes, which rule splits, which
+                                    root changes after the concept switch, and when
+own_bound       06 (your own)       adaptive n_min's wait, a G-test radius, what a
+                                    minimum-gain rule returns, Bernstein against Hoeffding
+bound_in_tree   07 (the audit)      a radius spent over the looks, the splits an audit
+                                    needs, how long cs_gini makes a leaf wait
+==============  ==================  ======================================================
 """
 
 from ._core import Exercise, ExerciseSet, Feedback, Solution
