@@ -30,13 +30,6 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
-
-
-@njit(cache=True)
-def _fixed_grace(n, g_best, g_second, eps, tau, grace_period, looks):
-    """A grace schedule that keeps the grace period (compiled by :func:`trees`)."""
-    return grace_period
 
 
 def trees() -> None:
@@ -91,9 +84,6 @@ def trees() -> None:
     ):
         evaluate.prequential(model, Xa, ya)
         mc.audit_tree(model, cbt)
-    # a grace schedule: the loop's variant with per-leaf waits, which every user schedule shares
-    # (the schedule is called through its address)
-    learners.HoeffdingTree(3, 2, grace_period=50, grace_schedule=_fixed_grace).fit(X, y)
     for cls in active.STRATEGIES.values():
         strategy = cls(budget=0.3)
         evaluate.prequential(
