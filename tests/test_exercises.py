@@ -58,6 +58,8 @@ def _bernstein_over_hoeffding(n, var, delta) -> float:
     """06's Exercise 4: sqrt(2 V ln(3/delta) / n) + 3 ln(3/delta) / n over sqrt(ln(1/delta) / 2n)."""
     lg = math.log(3 / delta)
     return (math.sqrt(2 * var * lg / n) + 3 * lg / n) / math.sqrt(math.log(1 / delta) / (2 * n))
+
+
 def _cs_gini_wait(factor=2.0, candidates=1275) -> float:
     """The n at which factor * cs_gini(n, 0.05) reaches 0.02: the stitched boundary (Howard et
     al. 2021, eq. 10 with eta = 2, s = 1.4, m = 500 sigma^2) on the 2^4 - 2 events of a 2 x 2
