@@ -84,6 +84,12 @@ def trees() -> None:
     ):
         evaluate.prequential(model, Xa, ya)
         mc.audit_tree(model, cbt)
+    # a grace schedule: the loop's variants with per-leaf waits (weight and instance clocks),
+    # which every user schedule shares (the tree calls a schedule through its address)
+    from .schedules import fixed_grace
+
+    learners.HoeffdingTree(3, 2, grace_period=50, grace_schedule=fixed_grace).fit(X, y)
+    evaluate.prequential(learners.EFDT(3, 2, grace_period=50, grace_schedule=fixed_grace), X, y)
     for cls in active.STRATEGIES.values():
         strategy = cls(budget=0.3)
         evaluate.prequential(
