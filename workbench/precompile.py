@@ -70,19 +70,18 @@ def trees() -> None:
     for cls in (learners.HoeffdingTree, learners.EFDT):
         model = cls(5, 5, grace_period=50, nominal_features=nominal.nominal_features)
         evaluate.prequential(model, Xa, ya)
-    Xc, yc = streams.rand_cbt(600, seed=1, n_leaves=8, d=3)
+    Xc, yc, cbt = streams.rand_cbt(600, seed=1, n_leaves=8, d=3, return_info=True)
     evaluate.prequential(learners.CTree(3, 2, grace_period=50), Xc, yc)
     evaluate.prequential(learners.CorrHTree(3, 2, grace_period=50), Xc, yc)
     # notebook 07: counted cut points, the bounds valid under repeated looks, the split audit
     from . import montecarlo as mc
 
     grid = np.linspace(0.0, 1.0, 17)[1:-1]
-    Xa, ya, cbt = streams.rand_cbt(600, seed=1, n_leaves=8, d=3, return_info=True)
     for model in (
         learners.HoeffdingTree(3, 2, grace_period=50, cut_points=grid),
         learners.CTree(3, grace_period=50, bound="cs_gini", delta=0.5, cut_points=grid),
     ):
-        evaluate.prequential(model, Xa, ya)
+        evaluate.prequential(model, Xc, yc)
         mc.audit_tree(model, cbt)
     # a grace schedule: the loop's variants with per-leaf waits (weight and instance clocks),
     # which every user schedule shares (the tree calls a schedule through its address)
