@@ -126,6 +126,12 @@ def main(argv=None) -> int:
         "fresh cache, and pair builds of the same seed (default: each checkout's own cache)",
     )
     ap.add_argument("--learner", choices=sorted(LEARNERS), default="HoeffdingTree")
+    ap.add_argument(
+        "--reuse-cache",
+        action="store_true",
+        help="with --hash-seeds: keep the builds' caches of an earlier run of the same two "
+        "checkouts (the other learner's run: most kernels are shared) instead of starting empty",
+    )
     args = ap.parse_args(argv)
     streams = tuple(args.streams.split(","))
     seeds = [None] if args.hash_seeds is None else args.hash_seeds.split(",")
@@ -138,7 +144,8 @@ def main(argv=None) -> int:
                 envs[side, seed] = None
                 continue
             cache = TMP / "ab_cache" / f"{side}_{seed}"
-            shutil.rmtree(cache, ignore_errors=True)
+            if not args.reuse_cache:
+                shutil.rmtree(cache, ignore_errors=True)
             envs[side, seed] = dict(os.environ, PYTHONHASHSEED=seed, NUMBA_CACHE_DIR=str(cache))
     rounds = []
     for r in range(args.rounds):
@@ -188,12 +195,18 @@ def main(argv=None) -> int:
             + (
                 ""
                 if args.hash_seeds is None
-                else f"Each checkout compiled once per hash seed ({args.hash_seeds}), in fresh "
-                "caches; each round times every build, and its ratios pair the builds of one "
+                else f"Each checkout compiled once per hash seed ({args.hash_seeds}), in "
+                + (
+                    "caches kept from the other learner's run"
+                    if args.reuse_cache
+                    else "fresh caches"
+                )
+                + "; each round times every build, and its ratios pair the builds of one "
                 "seed. "
             )
             + "The "
-            "target is within 5%; the machine's speed jumps between two levels about 50% apart "
+            "target is a median of the paired rounds' ratios within 0.97-1.03; the machine's "
+            "speed jumps between two levels about 50% apart "
             "from run to run, so the ratio of the two medians can land on different levels, "
             "while the median of the paired rounds' ratios compares runs made seconds apart.",
             "",

@@ -1,6 +1,7 @@
 """Where the loop's time goes: ``perf`` samples of one stream, credited to the kernel's functions.
 
     python benchmarks/profile_kernel.py rt_nominal4 [--learner EFDT] [--leaf nba] [--repeat 100]
+    python benchmarks/profile_kernel.py sea --query conftree_copy   # a user's query rule
 
 ``perf`` cannot name numba's machine code: it sits in anonymous memory.  This script runs the
 stream's test-then-train loop ``--repeat`` times under ``perf record`` (a child process), and
@@ -57,10 +58,24 @@ def child(args) -> None:
             nominal_features=B.nominal_of(info),
         )
 
-    evaluate.prequential(model(), X[:2000], y[:2000])
+    def active_setting():
+        # the ACTIVE setting at budget 0.3 with 000's ConfTree rule, built in or a user's copy
+        # (the copy bench_custom.py times: tests/test_custom.py's conftree_copy)
+        if args.query is None:
+            return {}
+        from workbench import active
+
+        if args.query == "conftree":
+            return dict(strategy=active.ConfTree(seed=1), budget=0.3)
+        sys.path.insert(0, str(ROOT / "tests"))
+        from test_custom import conftree_copy
+
+        return dict(strategy=active.Custom(conftree_copy, seed=1), budget=0.3)
+
+    evaluate.prequential(model(), X[:2000], y[:2000], **active_setting())
     t0 = time.thread_time()
     for _ in range(args.repeat):
-        evaluate.prequential(model(), X, y)
+        evaluate.prequential(model(), X, y, **active_setting())
     per_row = (time.thread_time() - t0) / args.repeat / len(y)
     kernels = []
     for cres in engine.run_stream.overloads.values():
@@ -131,7 +146,7 @@ def credit(ip: int, dso: str, base: int, syms: list[tuple[int, str]], nrt: dict)
         if 0 <= ip - at < NRT_BYTES[name]:
             return "JIT: " + name
     if "perf-" in dso:  # perf's name for anonymous executable memory: numba's other modules
-        return "JIT, other module (tally, screen of X, ...)"
+        return "JIT, other module (a user's function, tally, screen of X, ...)"
     return Path(dso).name
 
 
@@ -158,7 +173,9 @@ def report(args, workdir: str) -> None:
         if 0 <= ip - base < CODE_BYTES:
             blocks[(ip - base) // 256 * 256] += 1
     print(
-        f"{args.learner} on {args.stream} (seed {args.seed}), {args.repeat} runs: "
+        f"{args.learner} on {args.stream} (seed {args.seed})"
+        + ("" if args.query is None else f", query rule {args.query} at budget 0.3")
+        + f", {args.repeat} runs: "
         f"{info['ns_per_row']:.0f} ns per row (CPU); {total} samples; object {Path(nbc).name}"
     )
     for name, n in where.most_common(args.top):
@@ -187,6 +204,13 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=100)
     p.add_argument("--top", type=int, default=20)
+    p.add_argument(
+        "--query",
+        choices=["conftree", "conftree_copy"],
+        default=None,
+        help="the ACTIVE setting at budget 0.3 with 000's ConfTree rule, built in or a user's "
+        "copy (active.Custom): where a user's query rule's cost goes",
+    )
     p.add_argument("--annotate", action="store_true")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--workdir", default=None, help=argparse.SUPPRESS)
