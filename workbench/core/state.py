@@ -350,17 +350,21 @@ def grow(
     """Double node, slot and split-log capacity until the requested number of free rows
     exists (the log at most to ``log_limit`` rows, where that is > 0)."""
     fields = state._asdict()
+    _grow_group(
+        fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]), min_free_nodes
+    )
+    # the log keeps a row per node row (within its limit), as ``allocate`` gives it: a split
+    # adds a log row and at least two nodes, so a leaf-only learner's log then never stops the
+    # kernel for room before its nodes do (each stop copies every array)
     cap, used = state.log.shape[0], int(state.meta[M_N_LOG])
-    if used + min_free_log > cap and not 0 < log_limit <= cap:
+    want = max(used + min_free_log, fields["kind"].shape[0])
+    if want > cap and not 0 < log_limit <= cap:
         new = max(cap, 1)
-        while new < used + min_free_log:
+        while new < want:
             new *= 2
         if log_limit > 0:
             new = min(new, int(log_limit))
         fields["log"] = _grow(state.log, new, 0.0)
-    _grow_group(
-        fields, NODE_FIELDS, _NODE_FILL, "free_nodes", int(state.meta[M_N_NODES]), min_free_nodes
-    )
     _grow_group(
         fields, SLOT_FIELDS, _SLOT_FILL, "free_slots", int(state.meta[M_N_SLOTS]), min_free_slots
     )

@@ -25,6 +25,7 @@ A tree that cannot even start (its root, the free rows, and two statistics slots
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -39,9 +40,12 @@ class RoomPlan(NamedTuple):
     max_nodes: float  # the memory guard (inf: no limit)
 
 
+@functools.lru_cache(maxsize=256)
 def row_bytes(n_features, n_classes, n_nominal, max_values, branch, n_bins=0, n_trees=1):
     """(bytes per node row, bytes per statistics slot, bytes of the fixed arrays) of a state
-    with these sizes, computed from a state of zero rows (nothing of size is allocated)."""
+    with these sizes, computed from a state of zero rows (nothing of size is allocated).  Kept
+    per sizes: every new tree asks, and building the empty state's forty arrays took 0.07 ms,
+    about 1% of a prequential pass of the Hoeffding tree over Electricity."""
     empty = st.allocate(
         n_features,
         n_classes,
@@ -116,11 +120,14 @@ def plan_room(
 
 
 def _doublings(target: int, usual: int, least: int) -> tuple[int, int]:
-    """(final, first) capacity: ``first`` at most ``usual`` (at least ``least``) and
-    ``final = first * 2**j`` the largest such capacity up to ``target`` (``target >= least``)."""
-    j = max(0, math.ceil(math.log2(target / usual))) if target > usual else 0
-    while j > 0 and target >> j < least:
-        j -= 1
+    """(final, first) capacity: ``final = first * 2**j`` the largest such capacity up to
+    ``target`` (``target >= least``), with ``first`` at least ``usual`` (below twice it) where
+    the target allows, else ``target``.  (A first capacity below the usual one makes the kernel
+    stop for room, and the arrays be copied, more often than with no limit at all.)"""
+    floor = max(usual, least)
+    j = 0
+    while target >> (j + 1) >= floor:
+        j += 1
     first = target >> j
     return first << j, first
 
