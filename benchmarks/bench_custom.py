@@ -245,10 +245,12 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--out", type=Path, default=C.RESULTS / "custom.md")
     ap.add_argument(
-        "--pairs", default=",".join(PAIRS), help="comma-separated pairs to time (default all)"
+        "--pairs",
+        default=";".join(PAIRS),
+        help="semicolon-separated pairs to time (default all; a pair's name may hold a comma)",
     )
     args = ap.parse_args(argv)
-    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    pairs = [p.strip() for p in args.pairs.split(";") if p.strip()]
     unknown = sorted(set(pairs) - set(PAIRS))
     if unknown:
         ap.error(f"unknown pairs {unknown}; the pairs are {list(PAIRS)}")
