@@ -61,7 +61,7 @@ def test_profile_credits_reference_counts_by_name():
     assert where(0x90005) == "JIT: NRT_incref"
     assert where(0x90010) == "JIT: NRT_decref"
     assert where(0x90010 + 0x1C) == "JIT: NRT_decref"  # its jump to the destructor
-    assert where(0x90040) == "JIT, other module (tally, screen of X, ...)"
+    assert where(0x90040) == "JIT, other module (a user's function, tally, screen of X, ...)"
     assert where(0x7000, "/usr/lib/x86_64-linux-gnu/libm.so.6") == "libm.so.6"
 
 
