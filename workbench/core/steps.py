@@ -57,6 +57,7 @@ def due_for_split(class_counts, last_eval, counts, wait, leaf, grace, whole):
     if due:
         last_eval[leaf] = total
     release(class_counts.shape[0] + last_eval.shape[0])
+    release(wait)  # (an array's last use inside a branch would cost a reference count per row)
     return due
 
 
