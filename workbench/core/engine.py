@@ -152,6 +152,7 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     nom_w = T.nom_w
     nom_nv = T.nom_nv
     nom_q = T.nom_q
+    cls_len = T.cls_len
     nom_index = C.nom_index
     nom_card = C.nom_card
     # what a split attempt reads, bundled (a bundle costs what its arrays cost one by one)
@@ -356,8 +357,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                                    path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
                                  nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
-            score_predictors(mc_correct, nb_correct, class_counts, nodes.cls_len, leaf, c,
-                             mc_pred, nb_pred, mode)
+            score_predictors(mc_correct, nb_correct, class_counts, cls_len, leaf, c, mc_pred,
+                             nb_pred, mode)
             class_counts[leaf, c] += 1.0
             if by_codes and forked:
                 # learned down a branch its prediction passed by for want of weight: the table
@@ -439,7 +440,8 @@ def _all_nominal(C):
 def _bins(T, C):
     """The bin counts of counted cut points (``CUTS_COUNTED``), or None: numba then compiles
     the variant of the loop without them (their step in the loop slowed every other learner's
-    rows by a few percent, measured with ``bench_ab``)."""
+    rows by a few percent: ``fit`` on Electricity timed with and without it,
+    ``benchmarks/README.md``)."""
     return T.h_count if C.params[P_CUTS] == CUTS_COUNTED else None
 
 
