@@ -152,7 +152,6 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
     nom_w = T.nom_w
     nom_nv = T.nom_nv
     nom_q = T.nom_q
-    cls_len = T.cls_len
     nom_index = C.nom_index
     nom_card = C.nom_card
     # what a split attempt reads, bundled (a bundle costs what its arrays cost one by one)
@@ -357,8 +356,8 @@ def run_stream(T, C, X, y, start, learn, pred, proba, leaves, every, control, sp
                                                    path)
                 learn_along_path(path, length, class_counts, stats_slot, nom_index, nom, nom_w,
                                  nom_nv, nom_q, g_w, g_mean, g_m2, g_min, g_max, X, i, c)
-            score_predictors(mc_correct, nb_correct, class_counts, cls_len, leaf, c, mc_pred,
-                             nb_pred, mode)
+            score_predictors(mc_correct, nb_correct, class_counts, nodes.cls_len, leaf, c,
+                             mc_pred, nb_pred, mode)
             class_counts[leaf, c] += 1.0
             if by_codes and forked:
                 # learned down a branch its prediction passed by for want of weight: the table
