@@ -27,7 +27,7 @@ in ``.venv`` next to itself, installs the package with its extras into it, and i
 system tools the workbench uses (Graphviz's ``dot``; Chromium for the browser test; Java for
 CapyMOA's tests and the MOA benchmarks) with the system's package manager when it can.  It re-installs only when
 ``pyproject.toml`` has changed since the last set-up, and then compiles the numba kernels
-into numba's cache (``python -m workbench.precompile``: about 2 minutes the first time, seconds
+into numba's cache (``python -m workbench.precompile``: about 3 minutes the first time, seconds
 afterwards) so that no notebook cell waits for the compiler.  ``test`` runs ``ruff check .``
 (configured in ``pyproject.toml``) before pytest and stops on lint errors.
 """

@@ -6,9 +6,10 @@ numba compiles a kernel the first time it is called and keeps the machine code i
 (``__pycache__`` next to the source), so only the first use in a new environment pays.  Without
 this step that first use is a notebook cell that sits for half a minute or more in front of a
 class.  ``python3 dev.py lab`` and ``python3 dev.py test`` run it after installing; it takes
-about 2 minutes on a 2-core machine the first time (121 s on 2026-11-25: four groups of kernels,
-the tree engine, the Monte Carlo, BOCT's and UFFT's, compile in four processes side by side) and
-a few seconds once the cache is warm.
+2.5 to 4 minutes on a 2-core machine the first time (149 s and 251 s of wall time on
+2026-12-07, the second with 357 s of CPU, ``benchmarks/README.md``: four groups of kernels, the
+tree engine, the Monte Carlo, BOCT's and UFFT's, compile in four processes side by side) and a
+few seconds once the cache is warm.
 
 Each group runs the public calls that a user makes, on a few hundred rows, so every signature a
 notebook needs is compiled, not a guess at the internal functions.
@@ -196,7 +197,7 @@ def main(argv: list[str]) -> int:
         return 0
     print(
         "numba: compiling the workbench's kernels into its cache (once per environment: about "
-        "2 minutes the first time on 2 cores, seconds afterwards)",
+        "3 minutes the first time on 2 cores, seconds afterwards)",
         flush=True,
     )
     t0 = time.perf_counter()
