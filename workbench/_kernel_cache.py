@@ -38,7 +38,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: top-level modules and sub-packages of ``workbench`` that no numba kernel imports: editing
 #: them does not make a compiled kernel stale, so they are left out of the fingerprint (a notebook
-#: helper or a learner's Python layer can change without two minutes of recompilation)
+#: helper or a learner's Python layer can change without three minutes of recompilation)
 KERNEL_FREE = (
     "book.py",
     "precompile.py",
